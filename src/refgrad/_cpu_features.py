@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:528
+# --- book/chapters/16u_convolution_and_pooling.md:534
 """What torch's CPU kernels would find on this processor, where it shows in refgrad."""
 
 import functools

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1295
+# --- book/chapters/16u_convolution_and_pooling.md:1301
 """Functions named as torch's boolean_dispatch names the ones it makes."""
 
 import inspect

@@ -28,3 +28,11 @@ def refuse_zero_write(array, copy: bool = False) -> None:
     """torch's refusal of a write into a zero tensor, if ``array`` is one's."""
     if id(array) in ZERO_ARRAYS:
         raise RuntimeError(COPY_IMMUTABLE if copy else IMMUTABLE)
+
+
+def marked_like(source, views) -> None:
+    """Mark ``views`` of ``source`` zero tensors where ``source`` is one."""
+    if id(source._data) in ZERO_ARRAYS:
+        for view in views:
+            if id(view._data) not in ZERO_ARRAYS:
+                mark_zero_array(view._data)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18c_zero_tensors.md:250
+# --- book/chapters/18c_zero_tensors.md:258
 # NOTE [Products of a zero gradient]
 # The product and quotient rows' formulas (mul, div, and their forms with a
 # number) pass what they make of the gradient through zero_if_zero (zeroed,

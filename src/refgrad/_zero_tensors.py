@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18c_zero_tensors.md:112
+# --- book/chapters/18c_zero_tensors.md:120
 """torch's zero tensors: _efficientzerotensor, and what a tensor that is one refuses."""
 
 import functools
@@ -45,7 +45,7 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     return made.requires_grad_() if requires_grad else made
 
 
-# --- book/chapters/18c_zero_tensors.md:163
+# --- book/chapters/18c_zero_tensors.md:171
 def _is_zerotensor(self, *refused) -> bool:
     if refused:
         raise no_arguments("_is_zerotensor", refused, self)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1827
+# --- book/chapters/16j_products_and_shapes.md:1829
 """torch.functional: functions torch writes in Python, the same objects as torch.<name>."""
 
 from refgrad._after_failure import atleast_1d, atleast_2d, atleast_3d, einsum, meshgrid

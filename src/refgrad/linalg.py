@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1813
+# --- book/chapters/16j_products_and_shapes.md:1815
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1341
+# --- book/chapters/16l_more_linalg.md:1350
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
 from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401
@@ -24,7 +24,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:1055
+# --- book/chapters/16p_decompositions.md:1058
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -61,7 +61,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5485
+# --- book/chapters/26_inplace.md:5486
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

@@ -124,7 +124,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/26_inplace.md:5347
+# --- book/chapters/26_inplace.md:5348
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     airy_ai,  # noqa: F811

@@ -117,6 +117,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if autocast_on.cpu:  # chapter "Mixed precision"
         input, batch1, batch2 = entry("baddbmm", input, batch1, batch2)
     from refgrad._dtype import C_TYPE_NAMES
+    from refgrad._ops.bmm_dtypes import refuse_large_mixed
     from refgrad._ops.product_checks import _batches
     from refgrad._ops.shapes import expanded_size
 
@@ -133,6 +134,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
             names = [C_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
             raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
                                "batch2: {}".format(*names))
+        refuse_large_mixed(batch1, batch2, "baddbmm")  # chapter "Leftovers, part fourteen"
         _batches(batch1, batch2, "baddbmm")
     shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
     return _call(addmm_rows.BADDBMM, input, batch1, batch2, shape, beta, alpha)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1610
+# --- book/chapters/16j_products_and_shapes.md:1612
 """block_diag, a row; vander, torch's composition of in-place writes and a cumprod."""
 
 from typing import NamedTuple
@@ -26,7 +26,7 @@ class _Operand(NamedTuple):
     ndim: int
 
 
-# --- book/chapters/16j_products_and_shapes.md:1649
+# --- book/chapters/16j_products_and_shapes.md:1651
 def _block_diag(arrays, tensors_args_sizes):
     from refgrad._dtype import from_numpy, result_type
 
@@ -68,7 +68,7 @@ BLOCK_DIAG = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1696
+# --- book/chapters/16j_products_and_shapes.md:1698
 def block_diag(*tensors):
     from refgrad._creation import empty
     from refgrad._tensor import Tensor
@@ -91,7 +91,7 @@ def block_diag(*tensors):
     return call(BLOCK_DIAG, (list(tensors),), {"tensors_args_sizes": sizes})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1742
+# --- book/chapters/16j_products_and_shapes.md:1744
 def vander(x, N=None, increasing=False):
     from refgrad._creation import empty
     from refgrad._dtype import int64, promote_types
@@ -112,7 +112,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else result.flip(1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1764
+# --- book/chapters/16j_products_and_shapes.md:1766
 from refgrad._argument_forms import function_form  # noqa: E402 - after the functions
 from refgrad._arguments import Arguments  # noqa: E402
 

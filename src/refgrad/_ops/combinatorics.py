@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1551
+# --- book/chapters/16j_products_and_shapes.md:1553
 """cartesian_prod and combinations: torch's compositions of meshgrid."""
 
 import numpy as np

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:738
+# --- book/chapters/16j_products_and_shapes.md:740
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -27,7 +27,7 @@ def _once_each(dims, ndim) -> set:
     return {wrap_dim(d, ndim) for d in dim_tuple(tuple(dims), ndim)}
 
 
-# --- book/chapters/16j_products_and_shapes.md:769
+# --- book/chapters/16j_products_and_shapes.md:771
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, paired_dims(a, b, dims)), {})
@@ -62,7 +62,7 @@ def tensordot(a, b, dims=2):
     return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:809
+# --- book/chapters/16j_products_and_shapes.md:811
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

@@ -206,6 +206,12 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
                                                 groups), fmt)
     if not mask[0]:
         return None, grad_weight, grad_bias
+    if not np.isfinite(weight._data).all():  # chapter "Leftovers, part fourteen"
+        from refgrad._ops.convolution_folded import folded_input_gradient
+
+        grad_input = folded_input_gradient(g, weight, input.shape, stride, padding, dilation,
+                                           groups)
+        return in_format(grad_input, fmt), grad_weight, grad_bias
     outputs = weight.shape[0] // groups
     spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
     spreading = spread(g, stride)
@@ -220,7 +226,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:338
+# --- book/chapters/16u_convolution_and_pooling.md:344
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

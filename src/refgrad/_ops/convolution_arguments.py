@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:386
+# --- book/chapters/16u_convolution_and_pooling.md:392
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -22,7 +22,7 @@ _UNEVEN = triggered("Using padding='same' with even kernel lengths and odd dilat
                     "aten/src/ATen/native/Convolution.cpp:1101")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:410
+# --- book/chapters/16u_convolution_and_pooling.md:416
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -55,7 +55,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:456
+# --- book/chapters/16u_convolution_and_pooling.md:462
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -82,7 +82,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:488
+# --- book/chapters/16u_convolution_and_pooling.md:494
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -106,7 +106,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:546
+# --- book/chapters/16u_convolution_and_pooling.md:552
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -133,7 +133,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:605
+# --- book/chapters/16u_convolution_and_pooling.md:611
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -203,7 +203,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:687
+# --- book/chapters/16u_convolution_and_pooling.md:693
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups, no_bias=None):
     """torch's convolution; a missing bias's sizes kept as ``no_bias`` (torch.convolution's
@@ -226,7 +226,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:714
+# --- book/chapters/16u_convolution_and_pooling.md:720
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
         input, weight, bias = entry(f"conv{n}d", input, weight, bias)
@@ -268,7 +268,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:761
+# --- book/chapters/16u_convolution_and_pooling.md:767
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

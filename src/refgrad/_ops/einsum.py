@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:841
+# --- book/chapters/16j_products_and_shapes.md:843
 """einsum, built as torch builds it: unsqueeze, permute, mul, and bmm between reshapes."""
 
 import numpy as np
@@ -48,7 +48,7 @@ def _stray_dot(operand, after_ellipsis: bool) -> RuntimeError:
         else "that is not part of any ellipsis"))
 
 
-# --- book/chapters/16j_products_and_shapes.md:888
+# --- book/chapters/16j_products_and_shapes.md:890
 def _check_dimensions(operands, terms):
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -84,7 +84,7 @@ def _output(equation, lhs, terms, counts):
     return output
 
 
-# --- book/chapters/16j_products_and_shapes.md:932
+# --- book/chapters/16j_products_and_shapes.md:934
 def _positions(terms, output, counts, ell_dims):
     """Each letter's position, where ``...`` starts, and how many positions are output's."""
     place, at = {}, 0
@@ -103,7 +103,7 @@ def _positions(terms, output, counts, ell_dims):
     return place, ell_at, kept, at
 
 
-# --- book/chapters/16j_products_and_shapes.md:958
+# --- book/chapters/16j_products_and_shapes.md:960
 # NOTE [Ellipses broadcast]
 # Each position an ellipsis covers keeps the first size other than 1 that an
 # operand gives it, under the key (ELLIPSIS, position), beside the letters'
@@ -146,7 +146,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     return t.permute(tuple(order))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1015
+# --- book/chapters/16j_products_and_shapes.md:1017
 def _sum_product(left, right, summed):
     if not summed:
         return left * right
@@ -176,7 +176,7 @@ def _sum_product(left, right, summed):
     return a.bmm(b).view(shape).permute(tuple(back))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1050
+# --- book/chapters/16j_products_and_shapes.md:1052
 def _combined(ops, kept, width):
     wide = {d: sum(op.shape[d] != 1 for op in ops) for d in range(kept, width)}
     result = ops[0]
@@ -201,7 +201,7 @@ def _combined(ops, kept, width):
     return result
 
 
-# --- book/chapters/16j_products_and_shapes.md:1076
+# --- book/chapters/16j_products_and_shapes.md:1078
 def einsum(equation, *operands):
     from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
 

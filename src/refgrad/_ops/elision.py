@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:2346
+# --- book/chapters/13_dispatch.md:2349
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -35,7 +35,7 @@ _DYING_ALONE = 5
 # caller (its file name: NOTE [Frames warnings skip]).
 
 
-# --- book/chapters/13_dispatch.md:2383
+# --- book/chapters/13_dispatch.md:2386
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -72,7 +72,7 @@ def dying_alone(t):
     return None
 
 
-# --- book/chapters/13_dispatch.md:2425
+# --- book/chapters/13_dispatch.md:2428
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -107,7 +107,7 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2476
+# --- book/chapters/13_dispatch.md:2479
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     fits = _fitting(op, tensors, arrays, params, spare)

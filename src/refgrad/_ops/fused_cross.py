@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:499
+# --- book/chapters/16j_products_and_shapes.md:501
 """The cross product as torch's CPU kernel rounds it: one fused multiply-add a component."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _two_product(x, y):
     return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
 
 
-# --- book/chapters/16j_products_and_shapes.md:529
+# --- book/chapters/16j_products_and_shapes.md:531
 def _fused(x, y, z, w):
     """x * y - z * w with x * y unrounded, as fma(x, y, -(z * w))."""
     r = z * w

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1493
+# --- book/chapters/16j_products_and_shapes.md:1495
 """meshgrid: one view per input, expanded to the grid they span."""
 
 from refgrad._triggered import triggered

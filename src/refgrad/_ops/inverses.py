@@ -205,7 +205,7 @@ LINALG_SOLVE_EX = register(Op(
 
 
 # --- book/chapters/16l_more_linalg.md:832
-def _check_solve(A, B, left) -> None:
+def _solve_refusals(A, B, left) -> None:
     from refgrad._functorch._batched_ranks import batched
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -228,6 +228,15 @@ def _check_solve(A, B, left) -> None:
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape[-2]}x{shape[-1]})")
     check_broadcast(shape[:-2], tuple(A.shape[:-2]), (A, B))  # a rule's: chapter 19ii
     check_floating(A, "linalg.solve", low_precision="lu_cpu", complex_too=True)  # if any
+
+
+def _check_solve(A, B, left) -> None:
+    """The solve's refusals, after the saves of its node: every check is its kernel's (chapter
+    "Leftovers, part fourteen")."""
+    from refgrad._ops.refusal_order import kernel_checks
+
+    with kernel_checks(LINALG_SOLVE_EX, (A, B), {"LU": None, "pivots": None}):  # outputs
+        _solve_refusals(A, B, left)
 
 
 def solve(A, B, *, left=True):

@@ -102,7 +102,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:297
+# --- book/chapters/16c_linalg.md:300
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -148,7 +148,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:353
+# --- book/chapters/16c_linalg.md:356
 def matmul(input, other):
     if autocast_on.cpu and (cast := cast_entry("matmul", input, other)) is not None:
         input, other = cast  # chapter "Mixed precision": cast before the reshaping
@@ -177,7 +177,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:391
+# --- book/chapters/16c_linalg.md:394
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -196,7 +196,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:418
+# --- book/chapters/16c_linalg.md:421
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -207,7 +207,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:435
+# --- book/chapters/16c_linalg.md:438
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -222,7 +222,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:455
+# --- book/chapters/16c_linalg.md:458
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -244,7 +244,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:488
+# --- book/chapters/16c_linalg.md:491
 def outer(input, vec2):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("outer", outer, (input, vec2), tensors=2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:561
+# --- book/chapters/16p_decompositions.md:564
 """The matrix exponential, by scaling and squaring a Taylor series."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _matrix_exp(a):
     return result
 
 
-# --- book/chapters/16p_decompositions.md:604
+# --- book/chapters/16p_decompositions.md:607
 LINALG_MATRIX_EXP = register(Op(
     "linalg_matrix_exp", "LinalgMatrixExpBackward0", ("self",), forward=_matrix_exp,
     backward=matrix_exp_backward, promote=False, saves=(("self", ("self",)),),

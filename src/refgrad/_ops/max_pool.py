@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:956
+# --- book/chapters/16u_convolution_and_pooling.md:962
 """max_pool2d_with_indices and max_pool3d_with_indices: rows, and the pools built on them."""
 
 import numpy as np
@@ -52,7 +52,7 @@ def best_of_windows(windows, places, n):
     return values, np.take_along_axis(flat, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1014
+# --- book/chapters/16u_convolution_and_pooling.md:1020
 # NOTE [A window walked place by place]
 # The windows are a strided view of the padded input, one element per place
 # in a window for every output. Picking with argmax needs each window on one
@@ -64,7 +64,7 @@ def best_of_windows(windows, places, n):
 # below serves the pools that have their windows on one axis already.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1031
+# --- book/chapters/16u_convolution_and_pooling.md:1037
 # NOTE [Empty batches reshape by size]
 # A pool or a pad of an empty batch is an empty result of the right shape
 # in torch, and its gradients are empty too. Flattening the last
@@ -88,7 +88,7 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1062
+# --- book/chapters/16u_convolution_and_pooling.md:1068
 def max_pool_backward(grads, self, result1, name):
     return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
@@ -116,7 +116,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1099
+# --- book/chapters/16u_convolution_and_pooling.md:1105
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

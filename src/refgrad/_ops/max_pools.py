@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1148
+# --- book/chapters/16u_convolution_and_pooling.md:1154
 """max_pool1d, 2d and 3d, with and without indices: torch's functions and F's."""
 
 from refgrad._argument_forms import function_form
@@ -20,7 +20,7 @@ _SIZE_ONE = {"kernel_size": "an int, list of ints or tuple of ints",
              "dilation": "an int, list of ints or tuple of ints"}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1170
+# --- book/chapters/16u_convolution_and_pooling.md:1176
 def _check_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
     shape = input.shape
     if input.ndim not in (2, 3) or not shape[-1] or not shape[-2] and input.ndim == 2 or (
@@ -48,7 +48,7 @@ def _check_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1204
+# --- book/chapters/16u_convolution_and_pooling.md:1210
 def _max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
                             ceil_mode=False):
     kernel_size, stride, padding, dilation = (
@@ -87,7 +87,7 @@ def _max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=
 # write counted: the result starts at version 1.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1248
+# --- book/chapters/16u_convolution_and_pooling.md:1254
 def signature(name, n, tail=""):
     ints = f"tuple of ints[{n}]"
     return Arguments(f"{name}(Tensor input, {ints} kernel_size, {ints}? stride = [], {ints} "
@@ -120,7 +120,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1333
+# --- book/chapters/16u_convolution_and_pooling.md:1339
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):

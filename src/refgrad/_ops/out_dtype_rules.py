@@ -224,7 +224,8 @@ PRODUCTS_AFTER_DTYPE = frozenset((
 # operand whose dtype out is checked against there: the first, or a batched
 # product's second batch.
 MIXED_OPERANDS = ("expected m1 and m2 to have the same dtype", "expected scalar type",
-                  "dot : expected both vectors to have same dtype")
+                  "dot : expected both vectors to have same dtype",
+                  "mat1 and mat2 must have the same dtype")
 _CHECKED_AGAINST = {"bmm": -1, "baddbmm": -1, "mm": 0, "matmul": 0, "dot": 0}
 
 
@@ -274,7 +275,7 @@ def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> N
         resize_out(out, shape, resizes(name, out.dtype is not kind))
 
 
-# --- book/chapters/26_inplace.md:5443
+# --- book/chapters/26_inplace.md:5444
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5240
+# --- book/chapters/26_inplace.md:5241
 """torch's functions that take out=, beyond the few of "out= arguments"."""
 
 from refgrad import _after_failure, _first_tensor, return_types

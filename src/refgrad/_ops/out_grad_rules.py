@@ -89,7 +89,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:5431
+# --- book/chapters/26_inplace.md:5432
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

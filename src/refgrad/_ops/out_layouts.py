@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5506
+# --- book/chapters/26_inplace.md:5507
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
@@ -28,7 +28,7 @@ def lay_out_as(out, result, empty_too: bool = False) -> None:
         out._data = _resized(out, tuple(out._data.shape), element_strides(result._data))
 
 
-# --- book/chapters/26_inplace.md:5539
+# --- book/chapters/26_inplace.md:5540
 # NOTE [Outs resized as the iterator lays them out]
 # torch's elementwise kernels (TensorIterator's, and sort's) restride an
 # out= they had to resize to the layout their result would take: a dense

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5465
+# --- book/chapters/26_inplace.md:5466
 """torch.linalg's functions with out=."""
 
 from refgrad import linalg, return_types

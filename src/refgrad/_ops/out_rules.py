@@ -52,7 +52,7 @@ def outs_given(name: str, out, returns) -> tuple:
     return tuple(out)
 
 
-# --- book/chapters/26_inplace.md:5416
+# --- book/chapters/26_inplace.md:5417
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in (

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5220
+# --- book/chapters/26_inplace.md:5221
 """torch.special's functions with out=."""
 
 from refgrad import special

@@ -10,10 +10,11 @@ from refgrad._ops.recording import _all_inference, _any_requires_grad
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._storage_sizes import SIZES  # chapter "Finding the tensors over a storage"
 from refgrad._tensor import make_tensor
+from refgrad._zero_arrays import ZERO_ARRAYS, marked_like  # chapter "Zero tensors"
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/13_dispatch.md:2209
+# --- book/chapters/13_dispatch.md:2210
 def _link_views(op, source, outputs, params) -> None:
     if source._version_counter is None:  # NOTE [Normal data in an inference tensor]
         refuse_view_without_counter(source)
@@ -46,6 +47,8 @@ def _plain_outputs(op, tensors, results, params):
                     refuse_view_without_counter(source)
                 for out in outputs:
                     out._version_counter = None
+            if ZERO_ARRAYS:  # NOTE [A view of a zero tensor is one], an inference one's too
+                marked_like(source, outputs)
             return outputs
         _link_views(op, source, outputs, params)
         for out in outputs:
@@ -55,7 +58,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2259
+# --- book/chapters/13_dispatch.md:2262
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:819
+# --- book/chapters/16u_convolution_and_pooling.md:825
 """torch's checks of the pools' parameters and input, shared by the max and average pools."""
 
 from refgrad._ops.normalization import _listed
@@ -26,7 +26,7 @@ def check_counts(n, checks):
             raise RuntimeError(message.replace("#", _COUNTS[n]))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:848
+# --- book/chapters/16u_convolution_and_pooling.md:854
 def check_1d(function: str, input, settings) -> None:
     """A 1-d pool's checks: a 2-d or 3-d input, and one int in each (name, values) setting."""
     if input.ndim not in (2, 3):
@@ -55,7 +55,7 @@ def windows_along(input, n, kernel, stride, padding, dilation, ceil_mode):
     return sizes
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:880
+# --- book/chapters/16u_convolution_and_pooling.md:886
 def _positive(what, names, values):
     if any(v <= 0 for v in values):
         shown = " ".join(f"{name}: {v}" for name, v in zip(names, values))
@@ -88,7 +88,7 @@ def _too_small(input, n, sizes):
                            "Output size is too small")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:917
+# --- book/chapters/16u_convolution_and_pooling.md:923
 def check_3d(input, kernel, stride, padding, dilation, sizes, function, whole=False):
     _positive("kernel size", ("kT", "kH", "kW"), kernel)
     _positive("stride", ("dT", "dH", "dW"), stride)

@@ -76,10 +76,13 @@ def _batches(a, b, kernel: str = "bmm") -> None:
 def _bmm_operands(a, b) -> None:
     shapes_fit = a.ndim == 3 == b.ndim and list(b.shape[:2]) == [a.shape[0], a.shape[2]]
     if not (shapes_fit and 0 in (*a.shape, b.shape[2])):
+        from refgrad._ops.bmm_dtypes import refuse_large_mixed
+
+        refuse_large_mixed(a, b)  # its paths: chapter "Leftovers, part fourteen"
         _batches(a, b)
 
 
-# --- book/chapters/16c_linalg.md:276
+# --- book/chapters/16c_linalg.md:279
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

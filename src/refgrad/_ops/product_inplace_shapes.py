@@ -94,7 +94,8 @@ def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
 # with self's. So where self and batch1 agree and batch2 differs, the refusal
 # refgrad's out-of-place product gives ("expected scalar type", or for two Bool
 # tensors the missing Bool kernel) is replaced.
-_PRODUCT_REFUSALS = ("expected scalar type", "\"baddbmm\" not implemented for 'Bool'")
+_PRODUCT_REFUSALS = ("expected scalar type", "\"baddbmm\" not implemented for 'Bool'",
+                      "mat1 and mat2 must have the same dtype")
 
 
 def refuse_written_dtype(called: str, self, args: tuple, kwargs: dict, error) -> None:

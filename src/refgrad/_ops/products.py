@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:399
+# --- book/chapters/16j_products_and_shapes.md:401
 """vdot, trace and cross: rows and functions; kron, made of views."""
 
 import numpy as np
@@ -16,7 +16,7 @@ from refgrad._warn_once import warn_once
 from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16j_products_and_shapes.md:414
+# --- book/chapters/16j_products_and_shapes.md:416
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -82,7 +82,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:556
+# --- book/chapters/16j_products_and_shapes.md:558
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
@@ -93,7 +93,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:568
+# --- book/chapters/16j_products_and_shapes.md:570
 def vdot(input, other):
     from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
     from refgrad._ops.dispatch import call
@@ -154,7 +154,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:630
+# --- book/chapters/16j_products_and_shapes.md:632
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -180,7 +180,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:665
+# --- book/chapters/16j_products_and_shapes.md:667
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:663
+# --- book/chapters/16p_decompositions.md:666
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:724
+# --- book/chapters/16p_decompositions.md:727
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -51,7 +51,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:746
+# --- book/chapters/16p_decompositions.md:749
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if modes_on() and (overload := _overload(rcond, atol, rtol)) and profiled("linalg_pinv"):
         shown = (input, rcond, hermitian) if rcond is not None else (input, atol, rtol, hermitian)
@@ -86,7 +86,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:784
+# --- book/chapters/16p_decompositions.md:787
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -132,7 +132,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:840
+# --- book/chapters/16p_decompositions.md:843
 def pinverse(input, rcond=1e-15):
     from refgrad._autocast_policy import entry
 
@@ -147,8 +147,8 @@ def _factorable(A, hermitian) -> None:
     if hermitian:
         if A.shape[-1] != A.shape[-2] and A.numel():  # a square or empty one meets none:
             eigh(A)  # no call a dispatch mode would see, where torch makes none
-    elif A.ndim == 2 and A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's
-        svd(A)  # values are all nan, and none is counted
+    elif A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's values are all
+        svd(A)  # nan, and none is counted
 
 
 def _number(tolerance):
@@ -158,7 +158,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:867
+# --- book/chapters/16p_decompositions.md:870
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._autocast_policy import entry
     from refgrad._tensor import make_tensor

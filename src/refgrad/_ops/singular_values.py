@@ -36,10 +36,11 @@ def column_major(x):
 
 # --- book/chapters/16p_decompositions.md:80
 # NOTE [Non-finite matrices in a batch]
-# torch refuses a single matrix with an inf or a nan in it, but lets one
-# inside a batch through, its results whatever LAPACK left. refgrad gives
-# such a matrix NaN for every output: the same singular values, and
-# factors that do not pretend to mean anything.
+# torch refuses a matrix with a nan in it, alone or in a batch (naming the
+# first such one), but lets one holding infs through: its singular values
+# all NaN, its factors whatever LAPACK left. refgrad gives such a matrix
+# NaN for every output: the same singular values, and factors that do not
+# pretend to mean anything.
 def _svd(a, full_matrices, S_sym_argsize_minus_1):
     m, n = a.shape[-2:]
     k = S_sym_argsize_minus_1
@@ -54,7 +55,7 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)  # only ever empty, as torch's kernel lets it be
 
 
-# --- book/chapters/16p_decompositions.md:155
+# --- book/chapters/16p_decompositions.md:156
 # NOTE [An empty gradient is given]
 # An empty gradient that reached a node is a gradient, and the formula runs
 # on it as torch's does; so is a gradient of zeros that came (a second
@@ -75,7 +76,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:196
+# --- book/chapters/16p_decompositions.md:197
 def svd(A, full_matrices=True, *, driver=None):
     if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
         raise TypeError
@@ -106,9 +107,11 @@ def _svd_refusal(A, driver):
     if driver is not None:
         return RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
                             "CUDA inputs with cuSOLVER backend.")
-    if A.ndim == 2 and not np.isfinite(A._data).all():
-        return _LinAlgError("linalg.svd: The algorithm failed to converge because the input "
-                            "matrix contained non-finite values.")
+    if A._data.size and np.isnan(A._data).any():  # NOTE [Non-finite matrices in a batch]
+        flat = np.isnan(A._data).any(axis=(-2, -1)).reshape(-1)
+        batch = "" if A.ndim == 2 else f"(Batch element {int(flat.argmax())}): "
+        return _LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the "
+                            "input matrix contained non-finite values.")
     return None
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:273
+# --- book/chapters/16p_decompositions.md:276
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:314
+# --- book/chapters/16p_decompositions.md:317
 LINALG_EIGH = register(Op(
     "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=eigh_backward,
     promote=False, outputs=("eigenvalues", "eigenvectors"), hides=("UPLO",),
@@ -34,7 +34,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:331
+# --- book/chapters/16p_decompositions.md:334
 def eigh(A, UPLO="L"):
     try:
         _check_eigh(A, UPLO)

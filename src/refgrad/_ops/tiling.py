@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1121
+# --- book/chapters/16j_products_and_shapes.md:1123
 """Rows and composites that build new shapes: diagonals, tiles, cuts and turns."""
 
 from dataclasses import replace
@@ -38,7 +38,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1158
+# --- book/chapters/16j_products_and_shapes.md:1160
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     if not_an_int(offset):  # worded by its reading: NOTE [Read after a failure]
         raise TypeError
@@ -60,7 +60,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1194
+# --- book/chapters/16j_products_and_shapes.md:1196
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -91,7 +91,7 @@ def _positions(counts, alone=False, output_size=None):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1239
+# --- book/chapters/16j_products_and_shapes.md:1241
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -134,7 +134,7 @@ def _by_counts(source, repeats, dim, output_size):
     return source.index_select(d, _positions(repeats, output_size=output_size))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1298
+# --- book/chapters/16j_products_and_shapes.md:1300
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -147,7 +147,7 @@ def _check_cut_tensor(cuts) -> None:
                            f"tensor with {cuts.ndim} dims")
 
 
-# --- book/chapters/16j_products_and_shapes.md:1316
+# --- book/chapters/16j_products_and_shapes.md:1318
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.slicing import SLICE
@@ -180,7 +180,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1350
+# --- book/chapters/16j_products_and_shapes.md:1352
 def unflatten(input, dim, sizes):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("unflatten", unflatten, (input, dim, sizes))
@@ -211,7 +211,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1401
+# --- book/chapters/16j_products_and_shapes.md:1403
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -240,7 +240,7 @@ def _flipped(a, dims):
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1434
+# --- book/chapters/16j_products_and_shapes.md:1436
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -265,7 +265,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1463
+# --- book/chapters/16j_products_and_shapes.md:1465
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})

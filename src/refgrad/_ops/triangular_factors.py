@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:385
+# --- book/chapters/16p_decompositions.md:388
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(nan_where_reflected(a, R))
 
 
-# --- book/chapters/16p_decompositions.md:423
+# --- book/chapters/16p_decompositions.md:426
 # NOTE [A reflection by tau zero]
 # torch's LAPACK applies a reflection whose tau is 0, and 0 * inf is nan.
 def nan_where_reflected(a, r):
@@ -62,7 +62,7 @@ def _reflected(a):
     return h
 
 
-# --- book/chapters/16p_decompositions.md:486
+# --- book/chapters/16p_decompositions.md:489
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -70,7 +70,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:504
+# --- book/chapters/16p_decompositions.md:507
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]

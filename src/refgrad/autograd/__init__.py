@@ -29,7 +29,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:660
+# --- book/chapters/11_saved.md:676
 from refgrad.autograd._saved import SavedTensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:281
+# --- book/chapters/11_saved.md:284
 """The message of a saved value written in place since it was saved."""
 
 import re
@@ -36,7 +36,7 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:320
+# --- book/chapters/11_saved.md:323
 # NOTE [A view's node, held weakly]
 # The result of an in-place op on a view is saved with the view's new
 # grad_fn held through a weak reference: torch's saved value holds it so,
@@ -51,6 +51,12 @@ def _modified_message(saved, node) -> str:
 # view is what was packed, and stays).
 
 
+# NOTE [A saved input's node, read first]
+# For a saved input, torch asks the tensor for its grad_fn before it checks the version:
+# a view whose base was written since gets its node regenerated then (AsStridedBackward0),
+# and the message names it, though no one had asked the view for it before.
+
+
 # NOTE [A saved input is output 0]
 # torch records a saved value's output number only for an output (or with
 # hooks, when it checks no version); a saved input names its current grad_fn
@@ -58,6 +64,13 @@ def _modified_message(saved, node) -> str:
 # number it keeps is the tensor's own. An output that carries no gradient,
 # such as the indices of max(dim) or sort, has no grad_fn and is a leaf:
 # torch saves it as it saves an input, and its message names no node.
+def read_first(saved, node) -> bool:
+    """Whether torch reads the saved tensor's own grad_fn, regenerating a stale view's,
+    before it words its message: for a saved input (NOTE [A saved input's node, read
+    first]), not an output nor an in-place op's result on a view."""
+    return type(saved._grad_fn) is not weakref.ref and not _saved_output(saved, node)
+
+
 def _saved_output(saved, node) -> bool:
     op = getattr(node, "op", None)
     outputs = (op.outputs or ()) if op is not None else ()

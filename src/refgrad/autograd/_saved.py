@@ -12,7 +12,7 @@ import numpy as np
 from refgrad._normal_data import took_normal_data
 from refgrad._tensor import make_tensor
 from refgrad._tensor_autograd import NO_VERSION, current_grad_fn
-from refgrad.autograd._modified_message import _modified_message
+from refgrad.autograd._modified_message import _modified_message, read_first
 from refgrad.autograd._saved_packing import (
     _check_register,
     _invoked_with,
@@ -128,8 +128,11 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     if saved._counter.value != saved._version:
         if saved._version == NUMBER:  # no counter is ever at NUMBER: NOTE [A number read raw]
             return saved._value
+        stale = original is not None and original._grad_fn is None and original._view_info
+        if stale and read_first(saved, node):  # NOTE [A saved input's node, read first]
+            original.grad_fn  # noqa: B018 - regenerated, or refused in its own words
         message = _modified_message(saved, node)  # before a stale view's grad_fn is read
-        if original is not None and original._grad_fn is None and original._view_info:
+        if stale:
             original.grad_fn  # noqa: B018 - a view made in no_grad refuses in its own words
         raise RuntimeError(message)
     if saved._original is not None:
@@ -150,7 +153,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:221
+# --- book/chapters/11_saved.md:224
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -161,7 +164,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:390
+# --- book/chapters/11_saved.md:406
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 NUMBER = -1  # the version of a kept number: NOTE [A number read raw]
 
@@ -180,7 +183,7 @@ def saved_number(value) -> SavedTensor:
     return saved
 
 
-# --- book/chapters/11_saved.md:414
+# --- book/chapters/11_saved.md:430
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and what the unpack hook gives is the tensor backward uses.
@@ -199,7 +202,7 @@ RELEASED_NUMBER = saved_number(0)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:680
+# --- book/chapters/11_saved.md:696
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

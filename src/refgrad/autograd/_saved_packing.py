@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:468
+# --- book/chapters/11_saved.md:484
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 import weakref
@@ -58,7 +58,7 @@ def _accumulator_of(leaf):
     return None if ref is None else ref()
 
 
-# --- book/chapters/11_saved.md:539
+# --- book/chapters/11_saved.md:555
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -91,7 +91,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:576
+# --- book/chapters/11_saved.md:592
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
