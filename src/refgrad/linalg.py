@@ -14,7 +14,7 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1350
+# --- book/chapters/16l_more_linalg.md:1352
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
 from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401

@@ -106,7 +106,7 @@ def _given_out(cls):
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
-# --- book/chapters/16l_more_linalg.md:1332
+# --- book/chapters/16l_more_linalg.md:1334
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402
     CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401

@@ -87,7 +87,7 @@ LINALG_SLOGDET = register(Op(
 
 def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     try:
-        check_matrices(A, name)
+        check_matrices(A, name, complex_too=True)  # chapter 02f
     except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
         if name == "logdet":  # logdet's own check, before the op
             raise
@@ -106,6 +106,8 @@ def logdet(input):
     from refgrad._ops.functions import where
 
     sign, logabsdet = linalg_slogdet(input, "logdet")
+    if sign.dtype.is_complex:  # chapter 02f: the logarithm of the sign is the angle
+        return sign.log() + logabsdet
     return where(sign == -1.0, float("nan"), logabsdet)
 
 

@@ -150,7 +150,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1318
+# --- book/chapters/16l_more_linalg.md:1320
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))
