@@ -24,7 +24,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:1058
+# --- book/chapters/16p_decompositions.md:1059
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -53,7 +53,7 @@ from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:820
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:823
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

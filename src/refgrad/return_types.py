@@ -128,7 +128,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.mantissa_and_exponent import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:1068
+# --- book/chapters/16p_decompositions.md:1069
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402

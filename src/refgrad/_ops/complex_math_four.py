@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/02f_complex_numbers_four.md:27
-"""The complex forms of slogdet (and so of logdet)."""
+"""The complex forms of slogdet (and so of logdet) and pinv."""
 
 import numpy as np
 
@@ -36,11 +36,43 @@ def _slogdet_backward(grads, A, LU, pivots, sign):
     return (g.unsqueeze(-1).unsqueeze(-1) * inv(A).mH,)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:101
+# --- book/chapters/02f_complex_numbers_four.md:113
+def _pinv(a, atol, rtol, hermitian):
+    from refgrad._ops.pseudo_inverses import _cutoff
+
+    atol, rtol = (t._data if hasattr(t, "_data") else t for t in (atol, rtol))
+    if hermitian:
+        L, V = np.linalg.eigh(a)
+        values, inverse_of, left, right = np.abs(L), L, V, V
+    else:
+        left, values, right = np.linalg.svd(a, full_matrices=False)
+        inverse_of, right = values, right.conj().swapaxes(-1, -2)
+    kept = values > _cutoff(values, a, atol, rtol)[..., None]
+    inverted = np.where(kept, 1.0 / np.where(kept, inverse_of, 1.0), 0.0).astype(a.dtype)
+    return (right * inverted[..., None, :]) @ left.conj().swapaxes(-1, -2)
+
+
+# --- book/chapters/02f_complex_numbers_four.md:135
+def _pinv_backward(G, self, result, atol, rtol, hermitian):
+    A, P = self, result
+    m, n = A.shape[-2:]
+    Ph, Gh = P.mH, G.mH
+    if m <= n:
+        K = Gh @ P
+        KPh = K @ Ph
+        return (-(P @ K).mH + KPh - (A @ P) @ KPh + (Ph @ P) @ (Gh - K @ A),)
+    K = P @ Gh
+    PhK = Ph @ K
+    return (-(K @ P).mH + (Gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A,)
+
+
+# --- book/chapters/02f_complex_numbers_four.md:158
 def fourth_own_forms() -> dict:
     from refgrad._ops.determinants import LINALG_SLOGDET
+    from refgrad._ops.pseudo_inverses import LINALG_PINV
 
     return {
         "linalg_slogdet": complex_form(LINALG_SLOGDET, forward=_slogdet,
                                        backward=_slogdet_backward),
+        "linalg_pinv": complex_form(LINALG_PINV, forward=_pinv, backward=_pinv_backward),
     }
