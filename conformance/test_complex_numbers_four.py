@@ -111,3 +111,13 @@ def test_matrix_rank_of_a_complex_matrix_under_a_dispatch_mode():
         rank = torch.linalg.matrix_rank(torch.tensor(A, dtype=C128)[[0, 0, 1]])
     assert rank.item() == 2
     assert "aten._linalg_svd.default" in seen and "aten.full.default" in seen
+
+
+def test_slogdet_gradient_is_nan_at_a_singular_matrix_of_a_batch():
+    batch = [[[1 + 1j, 2], [1 + 1j, 2]], [[1, 2j], [3, 4]]]
+    a = torch.tensor(batch, dtype=C128, requires_grad=True)
+    _, logabsdet = torch.linalg.slogdet(a)
+    assert logabsdet[0].item() == float("-inf")
+    (found,) = torch.autograd.grad(logabsdet.sum(), a)
+    assert torch.isnan(found[0].real).all() and torch.isnan(found[0].imag).all()
+    _close(found[1].numpy(), np.linalg.inv(np.array(batch[1])).conj().T)

@@ -33,10 +33,26 @@ def _slogdet_backward(grads, A, LU, pivots, sign):
         return (None,)
     turn = None if g_sign is None else imag(conj_physical(g_sign) * sign) * -1j
     g = turn if g_log is None else (g_log if turn is None else g_log + turn)
-    return (g.unsqueeze(-1).unsqueeze(-1) * inv(A).mH,)
+    g = g.unsqueeze(-1).unsqueeze(-1)
+    singular = (np.diagonal(LU._data, axis1=-2, axis2=-1) == 0).any(-1)
+    if not singular.any():
+        return (g * inv(A).mH,)
+    return (_singular_nan(g, A, singular),)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:113
+# --- book/chapters/02f_complex_numbers_four.md:90
+def _singular_nan(g, A, singular):
+    from refgrad._ops.functions import where
+    from refgrad._ops.inverses import inv
+    from refgrad._tensor import make_tensor
+
+    mask = make_tensor(singular[..., None, None])
+    eye = make_tensor(np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
+    found = g * inv(where(mask, eye, A)).mH
+    return where(mask, complex(np.nan, np.nan), found)
+
+
+# --- book/chapters/02f_complex_numbers_four.md:135
 def _pinv(a, atol, rtol, hermitian):
     from refgrad._ops.pseudo_inverses import _cutoff
 
@@ -52,7 +68,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.conj().swapaxes(-1, -2)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:135
+# --- book/chapters/02f_complex_numbers_four.md:157
 def _pinv_backward(G, self, result, atol, rtol, hermitian):
     A, P = self, result
     m, n = A.shape[-2:]
@@ -66,7 +82,7 @@ def _pinv_backward(G, self, result, atol, rtol, hermitian):
     return (-(K @ P).mH + (Gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A,)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:158
+# --- book/chapters/02f_complex_numbers_four.md:180
 def fourth_own_forms() -> dict:
     from refgrad._ops.determinants import LINALG_SLOGDET
     from refgrad._ops.pseudo_inverses import LINALG_PINV
