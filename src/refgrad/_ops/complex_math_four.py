@@ -2,15 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02f_complex_numbers_four.md:27
-"""The complex forms of slogdet (and so of logdet) and pinv."""
+# --- book/chapters/02f_complex_numbers_four.md:28
+"""The complex forms of slogdet (and so of logdet), pinv, the LU factors and their solves."""
 
 import numpy as np
 
-from refgrad._ops.complex_gradients import complex_form
+from refgrad._ops.complex_gradients import complex_form, conjugating
 
 
-# --- book/chapters/02f_complex_numbers_four.md:46
+# --- book/chapters/02f_complex_numbers_four.md:47
 def _slogdet(a, LU, pivots):
     from refgrad._ops.factorizations import swap_sign
 
@@ -23,7 +23,7 @@ def _slogdet(a, LU, pivots):
     return sign.astype(a.dtype), logabsdet.astype(a.real.dtype)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:67
+# --- book/chapters/02f_complex_numbers_four.md:68
 def _slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.complex_math import conj_physical, imag
     from refgrad._ops.inverses import inv
@@ -40,7 +40,7 @@ def _slogdet_backward(grads, A, LU, pivots, sign):
     return (_singular_nan(g, A, singular),)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:90
+# --- book/chapters/02f_complex_numbers_four.md:91
 def _singular_nan(g, A, singular):
     from refgrad._ops.functions import where
     from refgrad._ops.inverses import inv
@@ -52,7 +52,7 @@ def _singular_nan(g, A, singular):
     return where(mask, complex(np.nan, np.nan), found)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:135
+# --- book/chapters/02f_complex_numbers_four.md:136
 def _pinv(a, atol, rtol, hermitian):
     from refgrad._ops.pseudo_inverses import _cutoff
 
@@ -68,7 +68,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.conj().swapaxes(-1, -2)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:157
+# --- book/chapters/02f_complex_numbers_four.md:158
 def _pinv_backward(G, self, result, atol, rtol, hermitian):
     A, P = self, result
     m, n = A.shape[-2:]
@@ -82,13 +82,28 @@ def _pinv_backward(G, self, result, atol, rtol, hermitian):
     return (-(K @ P).mH + (Gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A,)
 
 
-# --- book/chapters/02f_complex_numbers_four.md:180
+# --- book/chapters/02f_complex_numbers_four.md:196
+def _lu_solve(lu, b, pivots, left, adjoint):
+    from refgrad._ops.lu_solves import _lu_solve as real_lu_solve
+
+    return real_lu_solve(np.conj(lu) if adjoint else lu, b, pivots, left, adjoint)
+
+
+# --- book/chapters/02f_complex_numbers_four.md:212
 def fourth_own_forms() -> dict:
     from refgrad._ops.determinants import LINALG_SLOGDET
+    from refgrad._ops.lu_factors import LINALG_LU, LINALG_LU_FACTOR_EX
+    from refgrad._ops.lu_solves import LINALG_LU_SOLVE, LU_UNPACK
     from refgrad._ops.pseudo_inverses import LINALG_PINV
+    from refgrad._ops.triangular_solves import LINALG_SOLVE_TRIANGULAR
 
     return {
         "linalg_slogdet": complex_form(LINALG_SLOGDET, forward=_slogdet,
                                        backward=_slogdet_backward),
         "linalg_pinv": complex_form(LINALG_PINV, forward=_pinv, backward=_pinv_backward),
+        "linalg_lu_factor_ex": complex_form(LINALG_LU_FACTOR_EX),
+        "linalg_lu": complex_form(LINALG_LU),
+        "linalg_lu_solve": complex_form(LINALG_LU_SOLVE, forward=_lu_solve),
+        "lu_unpack": complex_form(LU_UNPACK),
+        "linalg_solve_triangular": conjugating(LINALG_SOLVE_TRIANGULAR),
     }
