@@ -1,5 +1,5 @@
-"""torch.linalg.eig and eigvals return complex tensors: torch computes them, refgrad, which has
-no complex dtypes, refuses in words that say so (a difference the book names)."""
+"""torch.linalg.eig and eigvals return complex tensors: torch computes them, refgrad refuses by
+name, in words that say it does not compute them yet (a difference the book names)."""
 
 import os
 
@@ -20,6 +20,6 @@ def test_complex_eigenvalues(name):
         assert values.dtype == torch.complex64
         assert sorted(v.imag for v in values.tolist()) == [-1.0, 1.0]
         return
-    with pytest.raises(NotImplementedError, match="^refgrad has no complex dtypes: "
-                       f"torch.linalg.{name} returns complex"):
+    with pytest.raises(NotImplementedError, match="^refgrad does not yet compute "
+                       f"torch.linalg.{name} as torch does: its complex"):
         function(torch.tensor(A))

@@ -1,4 +1,4 @@
-"""Gradient recipes for the rows that make or take complex tensors (chapters 02c, 02d and 02e).
+"""Gradient recipes for the rows that make or take complex tensors (chapters 02c to 02f).
 
 gradcheck works on real numbers, so each recipe reads a complex result back as
 its real and imaginary parts (``view_as_real``): the check then covers both rows'
@@ -92,6 +92,23 @@ COMPLEX_FORMS: dict[str, Recipe] = {
         lambda a, b, c, d: _parts(torch.linalg.solve(_z(a, b), _z(c, d))), TWO * 2,
         shapes=st.sampled_from([[(2, 2)] * 2 + [(2,)] * 2, [(3, 3)] * 2 + [(3, 2)] * 2]),
         below=1),
+    "linalg_slogdet": Recipe(
+        lambda a, b: (lambda s, la: (_parts(s), la))(*torch.linalg.slogdet(_z(a, b))), TWO,
+        shapes=SQUARE, below=1),
+    "linalg_pinv": Recipe(lambda a, b: _parts(torch.linalg.pinv(_z(a, b))), TWO,
+                          shapes=st.sampled_from([[(3, 2)] * 2, [(2, 3)] * 2]), below=1),
+    "linalg_lu_factor_ex": Recipe(lambda a, b: _parts(torch.linalg.lu_factor(_z(a, b)).LU), TWO,
+                                  shapes=st.sampled_from([[(3, 3)] * 2, [(2, 3)] * 2]), below=1),
+    "linalg_lu": Recipe(lambda a, b: _parts(torch.linalg.lu(_z(a, b)).U), TWO,
+                        shapes=st.sampled_from([[(3, 2)] * 2, [(3, 3)] * 2]), below=1),
+    "linalg_lu_solve": Recipe(
+        lambda a, b, c, d: _parts(torch.linalg.lu_solve(*torch.linalg.lu_factor(_z(a, b)),
+                                                        _z(c, d), adjoint=True)), TWO * 2,
+        shapes=st.sampled_from([[(3, 3)] * 2 + [(3, 2)] * 2]), below=1),
+    "linalg_solve_triangular": Recipe(
+        lambda a, b, c, d: _parts(torch.linalg.solve_triangular(
+            _z(a, b) + 3 * torch.eye(3), _z(c, d), upper=False)), TWO * 2,
+        shapes=st.sampled_from([[(3, 3)] * 2 + [(3, 2)] * 2]), below=1),
     # the singular vectors' gradients are refused, so no second derivative
     "linalg_svd": Recipe(lambda a, b: torch.linalg.svdvals(_z(a, b)), TWO,
                          shapes=st.sampled_from([[(3, 2)] * 2, [(2, 3)] * 2]), twice=False),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02c_complex_numbers.md:650
+# --- book/chapters/02c_complex_numbers.md:652
 """rand and randn of a complex dtype: the parts drawn as one real tensor, viewed as complex."""
 
 import math

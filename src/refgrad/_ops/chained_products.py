@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:922
+# --- book/chapters/16p_decompositions.md:923
 """linalg.multi_dot, in the cheapest order, and linalg.vecdot."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -42,7 +42,7 @@ def _check_chain(tensors) -> None:
                 f"{C_TYPE_NAMES[t.dtype.name]}")
 
 
-# --- book/chapters/16p_decompositions.md:969
+# --- book/chapters/16p_decompositions.md:970
 def _order(chain):
     sizes = [m.shape[0] for m in chain] + [chain[-1].shape[1]]
     n = len(chain)
@@ -81,7 +81,7 @@ def _multiply(chain, split):
     return done[0, len(chain) - 1]
 
 
-# --- book/chapters/16p_decompositions.md:1016
+# --- book/chapters/16p_decompositions.md:1017
 def vecdot(x, y, *, dim=-1):
     from refgrad._autocast_policy import entry
 

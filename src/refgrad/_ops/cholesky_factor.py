@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:649
+# --- book/chapters/16l_more_linalg.md:659
 """linalg.cholesky and cholesky_ex: the Cholesky factorization, its row and its checks."""
 
 import numpy as np
@@ -20,7 +20,7 @@ from refgrad._ops.inverses import _by_columns
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:668
+# --- book/chapters/16l_more_linalg.md:678
 def _cholesky_ex(a, upper):
     if not a.size:  # float16 reaches here empty, and gives back its own dtype; an empty
         info = np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)  # batch of matrices
@@ -42,7 +42,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:691
+# --- book/chapters/16l_more_linalg.md:701
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")

@@ -207,6 +207,7 @@ def own_form(name: str):
 def _own_forms() -> dict:
     from refgrad._ops.arithmetic import TO_COPY
     from refgrad._ops.complex_gradients import complex_form
+    from refgrad._ops.complex_math_four import fourth_own_forms
     from refgrad._ops.complex_math_three import third_own_forms
     from refgrad._ops.complex_math_two import more_own_forms, sgn_backward
     from refgrad._ops.inplace_writes import COPY
@@ -220,4 +221,5 @@ def _own_forms() -> dict:
         "copy_": complex_form(COPY, forward=_copy_forward, backward=_copy_backward),
         **more_own_forms(),  # chapter 02d_complex_numbers_two
         **third_own_forms(),  # chapter 02e_complex_numbers_three
+        **fourth_own_forms(),  # chapter 02f_complex_numbers_four
     }

@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:804
-"""torch.linalg's functions whose results are always complex, which refgrad cannot hold."""
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:806
+"""torch.linalg's functions whose results are always complex: refgrad does not compute them."""
 
-_WHY = ("refgrad has no complex dtypes: torch.linalg.{} returns complex {}, which refgrad cannot "
-        "hold. For a symmetric matrix, linalg.eigh gives real eigenvalues and eigenvectors.")
+_WHY = ("refgrad does not yet compute torch.linalg.{} as torch does: its complex {} and their "
+        "gradients are not written. For a symmetric or Hermitian matrix, linalg.eigh gives the "
+        "eigenvalues and eigenvectors.")
 
 
 def eig(A, *, out=None):

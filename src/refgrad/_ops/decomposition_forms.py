@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:1084
+# --- book/chapters/16p_decompositions.md:1085
 """torch.svd, torch.matrix_exp and torch.pinverse, as torch checks their input."""
 
 from refgrad._first_tensor import first_tensor

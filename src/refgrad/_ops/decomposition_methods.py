@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:1041
+# --- book/chapters/16p_decompositions.md:1042
 """The methods of chapter "Decompositions", installed on Tensor."""
 
 from refgrad._ops.matrix_exponential import matrix_exp

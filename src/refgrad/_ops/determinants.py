@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:294
+# --- book/chapters/16l_more_linalg.md:302
 """Determinants: det, slogdet and logdet, each from A's LU factors."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _factored(A) -> dict:
     return {"LU": make_tensor(by_lapack_columns(lu)), "pivots": make_tensor(pivots)}
 
 
-# --- book/chapters/16l_more_linalg.md:332
+# --- book/chapters/16l_more_linalg.md:340
 def by_lapack_columns(lu):
     """``lu`` with each matrix laid out by columns, as LAPACK leaves its factors."""
     from refgrad._ops.singular_values import column_major
@@ -54,7 +54,7 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:358
+# --- book/chapters/16l_more_linalg.md:366
 _NOT_FACTORED = {"LU": None, "pivots": None}  # a refused matrix: the factors never made
 
 
@@ -70,7 +70,7 @@ def det(A):
     return written_fresh((A,), call(LINALG_DET, (A,), _factored(A)), 1)
 
 
-# --- book/chapters/16l_more_linalg.md:392
+# --- book/chapters/16l_more_linalg.md:400
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -87,7 +87,7 @@ LINALG_SLOGDET = register(Op(
 
 def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     try:
-        check_matrices(A, name)
+        check_matrices(A, name, complex_too=True)  # chapter 02f
     except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
         if name == "logdet":  # logdet's own check, before the op
             raise
@@ -101,11 +101,13 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:430
+# --- book/chapters/16l_more_linalg.md:438
 def logdet(input):
     from refgrad._ops.functions import where
 
     sign, logabsdet = linalg_slogdet(input, "logdet")
+    if sign.dtype.is_complex:  # chapter 02f: the logarithm of the sign is the angle
+        return sign.log() + logabsdet
     return where(sign == -1.0, float("nan"), logabsdet)
 
 

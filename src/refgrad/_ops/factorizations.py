@@ -28,7 +28,7 @@ def _lu_factor(a):
     info = np.zeros(count, dtype=np.int32, like=a)
     every = np.arange(count, like=a)
     for k in range(steps):
-        p = k + np.abs(lu[:, k:, k]).argmax(axis=1)
+        p = k + _size(lu[:, k:, k]).argmax(axis=1)
         pivots[:, k] = p + 1
         lu[every, k], lu[every, p] = lu[every, p], lu[every, k]
         pivot = lu[:, k, k]
@@ -40,13 +40,21 @@ def _lu_factor(a):
     return lu.reshape(a.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)
 
 
+def _size(column):
+    """What a pivot is chosen by: |x|, or for a complex number LAPACK's |re| + |im|
+    (chapter 02f)."""
+    if column.dtype.kind == "c":
+        return np.abs(column.real) + np.abs(column.imag)
+    return np.abs(column)
+
+
 def swap_sign(pivots, dtype):
     """The sign of the row permutation: -1 for an odd number of swaps."""
     swaps = (pivots != np.arange(1, pivots.shape[-1] + 1, dtype=np.int32, like=pivots)).sum(-1)
     return np.where(swaps % 2 == 1, -1, 1).astype(dtype)
 
 
-# --- book/chapters/16l_more_linalg.md:114
+# --- book/chapters/16l_more_linalg.md:122
 def lu_solve(lu, pivots, b):
     """x with A x = b, from A's LU, dividing by a zero pivot where A is singular."""
     n, batch = lu.shape[-1], lu.shape[:-2]
@@ -65,7 +73,7 @@ def lu_solve(lu, pivots, b):
     return x.reshape(batch + x.shape[-2:])
 
 
-# --- book/chapters/16l_more_linalg.md:148
+# --- book/chapters/16l_more_linalg.md:156
 class _LinAlgError(RuntimeError):
     """A matrix a factorization cannot handle: singular, or not positive-definite."""
 
@@ -112,7 +120,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:225
+# --- book/chapters/16l_more_linalg.md:233
 def partial_factors(a):
     """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
     that is not positive-definite, or 0)."""
@@ -150,7 +158,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1318
+# --- book/chapters/16l_more_linalg.md:1328
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

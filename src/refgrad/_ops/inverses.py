@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:448
+# --- book/chapters/16l_more_linalg.md:458
 """Inverses, matrix powers and linear solves."""
 
 import numpy as np
@@ -23,7 +23,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:487
+# --- book/chapters/16l_more_linalg.md:497
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -39,7 +39,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:516
+# --- book/chapters/16l_more_linalg.md:526
 def inv_ex(A, *, check_errors=False):
     from refgrad._autocast_policy import entry
 
@@ -92,7 +92,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:582
+# --- book/chapters/16l_more_linalg.md:592
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -136,7 +136,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:757
+# --- book/chapters/16l_more_linalg.md:767
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -177,7 +177,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:799
+# --- book/chapters/16l_more_linalg.md:809
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -204,7 +204,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:832
+# --- book/chapters/16l_more_linalg.md:842
 def _solve_refusals(A, B, left) -> None:
     from refgrad._functorch._batched_ranks import batched
     from refgrad._ops.functions import check_broadcast
@@ -259,5 +259,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:470
+# --- book/chapters/16l_more_linalg.md:480
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

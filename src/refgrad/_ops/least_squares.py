@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1569
+# --- book/chapters/16r_solvers.md:1570
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1599
+# --- book/chapters/16r_solvers.md:1600
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -53,7 +53,7 @@ def _lstsq(a, b, rcond, driver):
     return (x[..., 0] if vector else x), residuals, *_rank_and_values(a, rcond, driver, columns)
 
 
-# --- book/chapters/16r_solvers.md:1634
+# --- book/chapters/16r_solvers.md:1635
 def _rank_and_values(a, rcond, driver, columns):
     """The rank and singular values the driver reports: empty where it reports none."""
     rank, values = _rank(a, rcond)  # A's batch alone, not B's
@@ -71,7 +71,7 @@ def _rank_and_values(a, rcond, driver, columns):
     return rank, values if driver in ("gelsd", "gelss") else empty
 
 
-# --- book/chapters/16r_solvers.md:1655
+# --- book/chapters/16r_solvers.md:1656
 # NOTE [A solution read from B's buffer]
 # LAPACK writes the solution over B, in a buffer of max(m, n) rows laid out
 # by columns, and torch returns the first n rows of it: a view whose column
@@ -90,7 +90,7 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1687
+# --- book/chapters/16r_solvers.md:1688
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False,
@@ -100,7 +100,7 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1700
+# --- book/chapters/16r_solvers.md:1701
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._ops.refusal_order import kernel_checks
 
@@ -111,7 +111,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), params))
 
 
-# --- book/chapters/16r_solvers.md:1719
+# --- book/chapters/16r_solvers.md:1720
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1184
+# --- book/chapters/16r_solvers.md:1185
 """torch.linalg's diagonal, vander, cond, tensorinv and tensorsolve, from other functions."""
 
 import math
@@ -31,7 +31,7 @@ def vander(x, *, N=None):
     return cat([powers.new_ones(*x.shape, 1), powers], -1)
 
 
-# --- book/chapters/16r_solvers.md:1233
+# --- book/chapters/16r_solvers.md:1234
 _ORDERS = (2, -2, 1, -1, float("inf"), float("-inf"))
 
 
@@ -58,7 +58,7 @@ def cond(A, p=None):
     return _through_the_inverse(A, ord)
 
 
-# --- book/chapters/16r_solvers.md:1266
+# --- book/chapters/16r_solvers.md:1267
 def _shown(ord) -> str:
     """The order as torch's message writes it: C++'s to_string."""
     if type(ord) is int or abs(ord) == float("inf"):
@@ -88,7 +88,7 @@ def _through_the_inverse(A, ord):
 # refuses it as a saved tensor modified in place. refgrad does the same.
 
 
-# --- book/chapters/16r_solvers.md:1314
+# --- book/chapters/16r_solvers.md:1315
 def _requirement(rows, columns, where: str) -> None:
     if rows != columns:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[{where}:]) "

@@ -178,7 +178,7 @@ def _check(A, name: str, pivot) -> None:
                 name, size = "torch.lu_factor_ex", sizes.laid_out(A)
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{size} instead")
-    if A.dtype.name not in ("float32", "float64") and A._data.size:  # no kernel for none
+    if A.dtype.name not in ("float32", "float64", "complex64", "complex128") and A._data.size:
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{LEGACY[A.dtype]}'")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")

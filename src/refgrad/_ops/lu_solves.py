@@ -151,7 +151,8 @@ LINALG_LU_SOLVE = register(Op(
 # --- book/chapters/16r_solvers.md:845
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
-    check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
+    check_solved_dtype(LU, f"torch.{name}", complex_too=True)  # NOTE [What a solve with
+    # factors checks]; complex LU: chapter 02f
     if LU.dtype is not B.dtype:  # the dtypes all come before the shapes
         raise RuntimeError(f"{name}: Expected LU and B to have the same dtype, but found LU of "
                            f"type {LEGACY[LU.dtype]} and B of type {LEGACY[B.dtype]} instead")
@@ -187,7 +188,7 @@ def _solved(LU, pivots, B, left, adjoint, ruled):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1127
+# --- book/chapters/16r_solvers.md:1128
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:1185
+# --- book/chapters/16l_more_linalg.md:1195
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -58,7 +58,7 @@ def _filled(result):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1252
+# --- book/chapters/16l_more_linalg.md:1262
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -80,7 +80,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1278
+# --- book/chapters/16l_more_linalg.md:1288
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -94,7 +94,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1293
+# --- book/chapters/16l_more_linalg.md:1303
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

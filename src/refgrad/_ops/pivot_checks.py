@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:904
+# --- book/chapters/16r_solvers.md:905
 """What linalg.lu_solve and linalg.ldl_solve check of their factors: the dtype, the
 pivots' values, and the kernel's refusal of low precision."""
 
@@ -18,8 +18,8 @@ _LDL_PIVOTS = ("Pivots given to ldl_solve must all satisfy {}. Did you properly 
                "of ldl_factor?")
 
 
-def check_solved_dtype(A, name: str) -> None:
-    if not A.dtype.is_floating_point:
+def check_solved_dtype(A, name: str, complex_too=False) -> None:
+    if not (A.dtype.is_floating_point or complex_too and A.dtype.is_complex):  # chapter 02f
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {LEGACY[A.dtype]}")
 

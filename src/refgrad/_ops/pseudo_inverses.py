@@ -68,7 +68,8 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
 
         if not isinstance(rcond, Tensor):  # a tensor rcond has no rule: the kernel refuses
             ranks.refuse_rank("linalg.pinv", "input", input)
-    if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
+    if input.ndim < 2 or input.dtype.name not in ("float32", "float64", "complex64",
+                                                  "complex128"):  # complex: chapter 02f
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
                            "expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types")
@@ -86,7 +87,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:787
+# --- book/chapters/16p_decompositions.md:788
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -132,7 +133,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:843
+# --- book/chapters/16p_decompositions.md:844
 def pinverse(input, rcond=1e-15):
     from refgrad._autocast_policy import entry
 
@@ -158,7 +159,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:870
+# --- book/chapters/16p_decompositions.md:871
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._autocast_policy import entry
     from refgrad._tensor import make_tensor
@@ -173,7 +174,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         from refgrad.utils._rank_steps import rank_in_steps
 
         return rank_in_steps(matrix_rank, A, tol, hermitian, atol, rtol)
-    if A.dtype.name not in ("float32", "float64"):
+    if A.dtype.name not in ("float32", "float64", "complex64", "complex128"):  # chapter 02f
         raise RuntimeError("This function doesn't handle types other than float and double")
     _factorable(A, hermitian)
     if not A.numel():  # an empty matrix's tolerances are never looked at, nor broadcast

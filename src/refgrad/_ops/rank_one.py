@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:978
+# --- book/chapters/16l_more_linalg.md:988
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
@@ -31,7 +31,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:1008
+# --- book/chapters/16l_more_linalg.md:1018
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
     from refgrad._ops.refusal_order import kernel_checks
@@ -57,7 +57,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:1051
+# --- book/chapters/16l_more_linalg.md:1061
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.inplace_saves import refuse_inference_saves_in_place
@@ -110,7 +110,7 @@ _addr_into.ordered_form = _addr_grid
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1125
+# --- book/chapters/16l_more_linalg.md:1135
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

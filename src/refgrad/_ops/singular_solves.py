@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:901
+# --- book/chapters/16l_more_linalg.md:911
 """linalg.solve_ex: a solve that reports a singular matrix rather than refusing it."""
 
 import numpy as np
@@ -17,7 +17,7 @@ SOLVE_EX_RESULT = _structseq("linalg_solve_ex", ("result", "info"))
 SOLVE_EX_OUT_RESULT = _given_out(SOLVE_EX_RESULT)  # given out= (chapter "In-place ...")
 
 
-# --- book/chapters/16l_more_linalg.md:921
+# --- book/chapters/16l_more_linalg.md:931
 # NOTE [A singular solve]
 # A matrix with a zero pivot is solved with its LU factors anyway, as LAPACK's
 # getrs solves it: the substitutions divide by the zero. X A = B is Aᵀ Xᵀ = Bᵀ,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1366
+# --- book/chapters/16r_solvers.md:1367
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -29,7 +29,7 @@ Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
                                       Arguments(_TRIANGULAR_SOLVE, method=True))
 
 
-# --- book/chapters/16r_solvers.md:1396
+# --- book/chapters/16r_solvers.md:1397
 _LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
               "bool unpack_pivots = True)")
 lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
@@ -47,7 +47,7 @@ for _name, _function, _text in (  # torch has no method lu_unpack
     setattr(Tensor, _name, method_form(_function, Arguments(_text, method=True)))
 
 
-# --- book/chapters/16r_solvers.md:1435
+# --- book/chapters/16r_solvers.md:1436
 _lu_with_info = function_form(lu_solves.lu_with_info, Arguments(
     "_lu_with_info(Tensor input, bool pivot = True, bool check_errors = True)"))
 
@@ -81,7 +81,7 @@ _tensor_lu.__name__, _tensor_lu.__qualname__ = "lu", "Tensor.lu"  # in Python's 
 Tensor.lu = _tensor_lu
 
 
-# --- book/chapters/16r_solvers.md:1487
+# --- book/chapters/16r_solvers.md:1488
 lu_factor = function_form(lu_factors.lu_factor, Arguments(
     "linalg_lu_factor(Tensor A, *, bool pivot = True)"))
 lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(

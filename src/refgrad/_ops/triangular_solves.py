@@ -86,7 +86,7 @@ def check_right_side(A, B, left, name) -> None:
 
 
 def _check_kernel(A) -> None:
-    if A.dtype.name not in ("float32", "float64"):
+    if A.dtype.name not in ("float32", "float64", "complex64", "complex128"):  # chapter 02f
         raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
                                   f"'{LEGACY[A.dtype]}'")
 

@@ -36,7 +36,7 @@ def _full(value, like):
 
 
 def _default_rtol(A) -> float:
-    if A.dtype.name not in ("float32", "float64"):  # where torch looks up eps
+    if A.dtype.name not in ("float32", "float64", "complex64", "complex128"):  # the parts' eps
         raise RuntimeError("This function doesn't handle types other than float and double")
     return float(np.finfo(A.dtype.numpy).eps) * max(A.shape[-2:])
 
