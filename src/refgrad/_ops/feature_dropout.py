@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:465
+# --- book/chapters/16t_more_functional.md:468
 """feature_alpha_dropout: alpha dropout with one draw per channel."""
 
 from refgrad._flags import refuse_flag
