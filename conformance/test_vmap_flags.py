@@ -29,6 +29,13 @@ TRUTHS = {
     "dropout": lambda x, f: F.dropout(x, training=False, inplace=f),
     "alpha_dropout": lambda x, f: F.alpha_dropout(x, training=False, inplace=f),
     "rrelu": lambda x, f: F.rrelu(x, inplace=f),
+    "feature_alpha_dropout": lambda x, f: F.feature_alpha_dropout(x[None], inplace=f),
+    "dropout1d": lambda x, f: F.dropout1d(x[None], training=False, inplace=f),
+    "dropout1d_batch": lambda x, f: F.dropout1d(x.reshape(1, 1, 4), training=False,
+                                                inplace=f),
+    "dropout2d": lambda x, f: F.dropout2d(x.reshape(1, 1, 2, 2), training=False, inplace=f),
+    "dropout3d": lambda x, f: F.dropout3d(x.reshape(1, 1, 1, 2, 2), training=False,
+                                          inplace=f),
     "hardtanh_min": lambda x, f: F.hardtanh(x, min_val=f * 0.0 - 2.0),
     "hardtanh_max": lambda x, f: F.hardtanh(x, max_val=f * 2.0),
     "dropout_p": lambda x, f: F.dropout(x, p=f * 0.5, training=False),
@@ -92,3 +99,19 @@ def test_a_batched_size_of_split_is_refused_as_item(split):
     refused(RuntimeError, EITHER, lambda: vmap(gradient)(torch.ones(3, 4), sizes))
     whole = vmap(lambda x: split(x, torch.tensor(2))[0])(torch.ones(3, 4))
     assert whole.shape == (3, 2)
+
+
+@pytest.mark.parametrize("function", [
+    lambda x, n: F.huber_loss(x, x * 2, delta=n),
+    lambda x, n: F.softshrink(x, n * 0.5),
+])
+def test_a_batched_number_is_refused_as_item(function):
+    def gradient(x, n):
+        return grad(lambda y: function(y, n).sum())(x)
+
+    numbers = torch.ones(3)
+    refused(RuntimeError, ITEM, lambda: vmap(function)(torch.ones(3, 4), numbers))
+    refused(RuntimeError, EITHER, lambda: vmap(gradient)(torch.ones(3, 4), numbers))
+    whole = vmap(function, in_dims=(0, None))(torch.ones(3, 4), torch.tensor(1.0))
+    assert whole.tolist() == torch.stack([function(r, torch.tensor(1.0))
+                                          for r in torch.ones(3, 4)]).tolist()

@@ -9,10 +9,12 @@ under vmap as the program's own `if` and `int()` are."""
 
 
 # NOTE [Flags read under vmap]
-# torch's F.relu, hardtanh, dropout, unique_consecutive and split ask a flag's
-# truth, or a size's number, in Python: a tensor a running vmap batches is
-# refused there, as the program's own `if` or .item(). Callers test
-# batch_levels first, so nothing changes outside the transforms.
+# torch's F.relu, hardtanh, the dropouts, the max pools' return_indices,
+# unique_consecutive and split ask a flag's truth, or a size's number, in
+# Python, and its parser reads a 0-d tensor given for a number with .item():
+# a tensor a running vmap batches is refused there, as the program's own `if`
+# or .item(). Callers test batch_levels first, so nothing changes outside
+# the transforms.
 def read_flags(*flags) -> None:
     """Ask each flag's truth in turn, as torch's Python does: one a running vmap
     batches is refused, and one of several numbers is ambiguous, as ``bool()`` says."""

@@ -57,6 +57,8 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     from refgrad._creation import zeros
     from refgrad._tensor_values import strided
 
+    if batch_levels:  # torch's Python picks the operator by it: NOTE [Flags read under vmap]
+        read_flags(inplace)
     if type(training) is not bool:  # NOTE [Flags are Python's bools]
         refuse_flag("feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
                     + ("_" if inplace else ""), "train", 3, training)
@@ -85,7 +87,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:3840
+# --- book/chapters/16q_functional.md:3842
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch_composites import dispatch_composite
 
@@ -94,7 +96,7 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:3874
+# --- book/chapters/16q_functional.md:3876
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     if batch_levels:
@@ -133,12 +135,14 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 def _one_sample(input, p, training, inplace):
     """Channel dropout of an input without a batch dimension: a batch of one."""
+    if batch_levels:
+        read_flags(inplace)
     batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     out = _dropped(batched, p, training, inplace, _channels(batched))
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:3922
+# --- book/chapters/16q_functional.md:3926
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):
