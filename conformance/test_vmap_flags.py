@@ -115,3 +115,39 @@ def test_a_batched_number_is_refused_as_item(function):
     whole = vmap(function, in_dims=(0, None))(torch.ones(3, 4), torch.tensor(1.0))
     assert whole.tolist() == torch.stack([function(r, torch.tensor(1.0))
                                           for r in torch.ones(3, 4)]).tolist()
+
+
+@pytest.mark.parametrize("function", [
+    lambda x, n: F.elu(x, alpha=n),
+    lambda x, n: F.leaky_relu(x, n),
+    lambda x, n: F.softplus(x, beta=n),
+    lambda x, n: F.threshold(x, n, 1.0),
+    lambda x, n: F.margin_ranking_loss(x, x, torch.ones(4), margin=n),
+    lambda x, n: F.poisson_nll_loss(x, x, eps=n),
+    lambda x, n: F.layer_norm(x, (4,), eps=n),
+    lambda x, n: F.pad(x, (1, 1), value=n),
+    lambda x, n: F.rrelu(x, lower=n * 0.1),
+])
+def test_a_batched_number_given_to_a_functional_is_refused_as_item(function):
+    def gradient(x, n):
+        return grad(lambda y: function(y, n).sum())(x)
+
+    numbers = torch.full((3,), 0.5)
+    refused(RuntimeError, ITEM, lambda: vmap(function)(torch.ones(3, 4), numbers))
+    refused(RuntimeError, EITHER, lambda: vmap(gradient)(torch.ones(3, 4), numbers))
+
+
+@pytest.mark.parametrize("function", [
+    lambda b, s: torch.narrow(b, 0, 0, s),
+    lambda b, s: torch.split(b, s)[0],
+])
+def test_an_int_read_under_an_inner_vmap_is_refused_as_item(function):
+    def nested(a, s):
+        return vmap(lambda b: function(b, s))(a)
+
+    def below_a_grad(a, s):
+        return grad(lambda c: vmap(lambda e: function(e, s))(c).sum())(a)
+
+    sizes = torch.full((3,), 2)
+    refused(RuntimeError, ITEM, lambda: vmap(nested)(torch.ones(3, 2, 4), sizes))
+    refused(RuntimeError, ITEM, lambda: vmap(below_a_grad)(torch.ones(3, 2, 4), sizes))

@@ -28,9 +28,9 @@ def read_flags(*flags) -> None:
 def refuse_number(size) -> None:
     """Refuse ``int(size)`` of one number, asked by torch's Python, where a running vmap
     batches ``size``: as ``.item()``, or through a grad's layer in its words."""
-    from refgrad._functorch import _batched_reads as reads
-    from refgrad._functorch._read_layers import read_through_grad
+    from refgrad._functorch._batched_reads import batched_depth
+    from refgrad._functorch._parsed_items import refuse_parsed_item  # chapter 19ih
 
-    if reads.batched_depth(size) is None or reads.OPENED or size.numel() != 1:
-        return  # several numbers: int() refuses them first, and split takes them as sizes
-    raise RuntimeError(reads.EITHER if read_through_grad(size) else reads.ITEM)
+    # several numbers: int() refuses them first, and split takes them as sizes
+    if batched_depth(size) is not None and size.numel() == 1:
+        refuse_parsed_item(size)
