@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ih_functions_under_vmap_four.md:383
+# --- book/chapters/19ih_functions_under_vmap_four.md:386
 """The ints torch's parser reads from tensors, refused under a vmap batching them."""
 
 from refgrad._functorch._batched_reads import EITHER, ITEM, OPENED, batched_depth
