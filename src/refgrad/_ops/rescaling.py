@@ -194,6 +194,9 @@ def hardshrink(input, lambd=0.5):
 
     _floating(input, "hardshrink_cpu")
     if isinstance(lambd, Tensor) and not lambd.ndim:  # a Number may be a 0-d tensor
+        from refgrad._functorch._flag_reads import refuse_number
+
+        refuse_number(lambd)  # the parser's .item(), under vmap: NOTE [Flags read under vmap]
         lambd = lambd.item()
     if isinstance(lambd, int | float | complex):  # others are refused in torch's words later
         checked_number(lambd, input.dtype)  # a complex lambd, or one the dtype cannot hold
