@@ -22,7 +22,8 @@ def read_flags(*flags) -> None:
 
     for flag in flags:
         refuse_truth(flag)
-        bool(flag)
+        if not hasattr(flag, "numel") or flag.numel() != 1:  # one number: read once, later
+            bool(flag)  # several: ambiguous now, before the next flag is asked
 
 
 def refuse_number(size) -> None:
