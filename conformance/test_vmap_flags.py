@@ -152,3 +152,15 @@ def test_an_int_read_under_an_inner_vmap_is_refused_as_item(function):
     sizes = torch.full((3,), 2)
     refused(RuntimeError, ITEM, lambda: vmap(nested)(torch.ones(3, 2, 4), sizes))
     refused(RuntimeError, ITEM, lambda: vmap(below_a_grad)(torch.ones(3, 2, 4), sizes))
+
+
+@pytest.mark.parametrize("unique", [torch.unique, torch.unique_consecutive])
+def test_return_inverse_is_asked_before_return_counts(unique):
+    def gradient(x, inverse, counts):
+        return grad(lambda y: unique(y.clone(), return_inverse=inverse,
+                                     return_counts=counts)[0].sum())(x)
+
+    refused(RuntimeError, EITHER, lambda: vmap(gradient)(torch.ones(3, 4), torch.ones(3),
+                                                         torch.ones(3, 2)))
+    refused(RuntimeError, "Boolean value of Tensor with more than one value is ambiguous",
+            lambda: vmap(gradient)(torch.ones(3, 4), torch.ones(3, 2), torch.ones(3)))

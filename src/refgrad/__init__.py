@@ -1124,7 +1124,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:589
+# --- book/chapters/29r_function_arguments.md:593
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
