@@ -128,6 +128,7 @@ def test_a_batched_number_is_refused_as_item(function):
     lambda x, n: F.pad(x, (1, 1), value=n),
     lambda x, n: F.rrelu(x, lower=n * 0.1),
     lambda x, n: F.hardshrink(x, n),
+    lambda x, n: F.pdist(x.reshape(2, 2), p=n * 4),
 ])
 def test_a_batched_number_given_to_a_functional_is_refused_as_item(function):
     def gradient(x, n):
