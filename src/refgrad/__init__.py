@@ -201,7 +201,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2290
+# --- book/chapters/16d_indexing.md:2293
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -291,7 +291,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1510
+# --- book/chapters/16k_order_statistics.md:1515
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -312,11 +312,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2387
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2392
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2929
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2937
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -334,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3141
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3149
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -469,7 +469,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:434
+# --- book/chapters/16t_more_functional.md:437
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -478,12 +478,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1552
+# --- book/chapters/16u_convolution_and_pooling.md:1558
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1907
+# --- book/chapters/16u_convolution_and_pooling.md:1913
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -1124,7 +1124,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:589
+# --- book/chapters/29r_function_arguments.md:593
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 

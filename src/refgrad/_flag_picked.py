@@ -8,6 +8,8 @@
 
 import inspect
 
+from refgrad.autograd._state import batch_levels
+
 
 def flag_picked(if_false, if_true, module: str):
     """A function as torch's boolean_dispatch makes: it reads ``return_indices`` where
@@ -20,6 +22,10 @@ def flag_picked(if_false, if_true, module: str):
     def fn(*args, **kwargs):
         flag = kwargs["return_indices"] if "return_indices" in kwargs else (
             args[index] if index < len(args) else False)
+        if batch_levels:  # NOTE [Flags read under vmap]
+            from refgrad._functorch._flag_reads import read_flags
+
+            read_flags(flag)
         return (if_true if flag else if_false)(*args, **kwargs)
 
     fn.__module__, fn.__name__ = module, if_false.__name__

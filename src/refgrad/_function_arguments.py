@@ -16,7 +16,7 @@ from refgrad._arguments import Arguments
 from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
 from refgrad._read_after_failure import _PARSED, read_after_failure
 from refgrad._signatures import _CHECKS
-from refgrad.autograd._state import refuse_arguments
+from refgrad.autograd._state import batch_levels, refuse_arguments
 from refgrad.utils import dlpack
 
 
@@ -98,6 +98,10 @@ def _chosen(flag: str, at: int, if_true, if_false):
     """The stand-in that torch's flag picks: by name, else at its position, else False."""
     def choose(*args, **kwargs):
         picked = kwargs[flag] if flag in kwargs else at < len(args) and args[at]
+        if batch_levels:  # NOTE [Flags read under vmap]
+            from refgrad._functorch._flag_reads import read_flags
+
+            read_flags(picked)
         return (if_true if picked else if_false)(*args, **kwargs)
 
     return choose
@@ -111,7 +115,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:440
+# --- book/chapters/29r_function_arguments.md:444
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     pass
 
@@ -140,7 +144,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:477
+# --- book/chapters/29r_function_arguments.md:481
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1802
+# --- book/chapters/16k_order_statistics.md:1807
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 

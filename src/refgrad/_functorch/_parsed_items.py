@@ -3,18 +3,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ih_functions_under_vmap_four.md:383
+# --- book/chapters/19ih_functions_under_vmap_four.md:386
 """The ints torch's parser reads from tensors, refused under a vmap batching them."""
 
 from refgrad._functorch._batched_reads import EITHER, ITEM, OPENED, batched_depth
-from refgrad.autograd._state import batch_levels
 
 
 def refuse_parsed_item(t) -> None:
     """Refuse ``t``'s number, read for an int, when a running vmap batches ``t``: below a
     torch.func.grad, in the words that cannot tell .item() from an ``if``."""
+    from refgrad._functorch._read_layers import read_through_grad  # chapter 19ii
+
     if batched_depth(t) is None or OPENED:
         return
-    level = next(level for level in reversed(batch_levels) if level.batches and level.holds(t))
-    inside = batch_levels[batch_levels.index(level) + 1:]  # a grad running inside that vmap
-    raise RuntimeError(EITHER if inside else ITEM)
+    # an inner vmap that does not batch t, innermost, lets .item()'s own words through
+    raise RuntimeError(EITHER if read_through_grad(t) else ITEM)

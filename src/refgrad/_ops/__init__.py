@@ -19,7 +19,7 @@ install()
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3000
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3008
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 

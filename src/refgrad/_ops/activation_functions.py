@@ -9,6 +9,7 @@ import warnings
 
 import refgrad._ops.activations as rows
 import refgrad._ops.smooth_activations as smooth
+from refgrad._functorch._flag_reads import read_flags
 from refgrad._ops import activations_in_place, rescaling
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace as _write
@@ -16,12 +17,15 @@ from refgrad._ops.pointwise import relu as _relu
 from refgrad._ops.rescaling import _floating
 from refgrad._ops.statistics import log_softmax as _log_softmax
 from refgrad._ops.statistics import softmax as _softmax
+from refgrad.autograd._state import batch_levels
 from refgrad.utils._writes_under_modes import row_written
 
 
 def _apply(row, input, inplace, kernel, shown=None, **params):
     """``row`` on ``input``, out of place or written into it; ``shown``: the parameters
     a mode sees of the write, with their defaults in torch's schema."""
+    if batch_levels:  # torch's Python asks the flag: NOTE [Flags read under vmap]
+        read_flags(inplace)
     _floating(input, kernel)
     if not inplace:
         return call(row, (input,), params)
@@ -29,8 +33,10 @@ def _apply(row, input, inplace, kernel, shown=None, **params):
     return _write(input, row_written(row, params, name, shown or {}))
 
 
-# --- book/chapters/16q_functional.md:623
+# --- book/chapters/16q_functional.md:627
 def relu(input, inplace=False):
+    if batch_levels:  # NOTE [Flags read under vmap]
+        read_flags(inplace)
     return input.relu_() if inplace else _relu(input)
 
 
@@ -47,14 +53,20 @@ def elu(input, alpha=1.0, inplace=False):
 
 
 def selu(input, inplace=False):
+    if batch_levels:
+        read_flags(inplace)
     return activations_in_place.selu_(input) if inplace else rescaling.selu(input)
 
 
 def celu(input, alpha=1.0, inplace=False):
+    if batch_levels:
+        read_flags(inplace)
     return (activations_in_place.celu_ if inplace else rescaling.celu)(input, alpha)
 
 
 def _threshold(input, threshold, value, inplace=False):
+    if batch_levels:
+        read_flags(inplace)
     return (activations_in_place.threshold_ if inplace else rescaling.threshold)(
         input, threshold, value)
 
@@ -62,7 +74,7 @@ def _threshold(input, threshold, value, inplace=False):
 threshold = _threshold  # torch's F.threshold is named _threshold, and its errors say so
 
 
-# --- book/chapters/16q_functional.md:660
+# --- book/chapters/16q_functional.md:672
 def gelu(input, *, approximate="none"):  # keyword-only, as torch's operator takes it
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -93,7 +105,7 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:699
+# --- book/chapters/16q_functional.md:711
 def hardtanh_refusals(input, min_val, max_val) -> None:
     """What torch's hardtanh kernel refuses, in place or not, before it clamps."""
     from refgrad._dtype import checked_number
@@ -110,8 +122,12 @@ def hardtanh_refusals(input, min_val, max_val) -> None:
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if batch_levels:  # the bounds' test, then the flag: NOTE [Flags read under vmap]
+        read_flags(min_val > max_val)
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if batch_levels:
+        read_flags(inplace)
     hardtanh_refusals(input, min_val, max_val)
     params = {"min_val": min_val, "max_val": max_val}
     if not inplace:
@@ -124,7 +140,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:735
+# --- book/chapters/16q_functional.md:751
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -158,7 +174,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:780
+# --- book/chapters/16q_functional.md:796
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

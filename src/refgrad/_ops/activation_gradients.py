@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2728
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2736
 """The gradients of the elementwise activations, as rows with nodes of their own."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2757
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2765
 def _masked(name, node, zero_where, backward, inputs=("grad_output", "self"), wide=False):
     """A row that passes the incoming gradient where ``zero_where`` fails, zero elsewhere.
 
@@ -48,7 +48,7 @@ def _call(row, grad_output, self, **params):
     return call(row, (grad_output, self), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2791
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2799
 HARDTANH_BACKWARD = _masked(
     "hardtanh_backward", "HardtanhBackwardBackward0",
     lambda self, min_val, max_val: (self <= min_val) | (self >= max_val),
@@ -65,7 +65,7 @@ SOFTSHRINK_BACKWARD = _masked(
     lambda g, self, lambd: (softshrink_backward(g, self, lambd), zeros_like(g)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2814
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2822
 def _leaky(g, self, negative_slope):
     return select(self > 0, g, g * g.dtype.type(negative_slope))
 
@@ -94,7 +94,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     return _call(LEAKY_RELU_BACKWARD, grad_output, self, negative_slope=negative_slope)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2844
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2852
 def _elu_grad(g, x, alpha, scale, input_scale, is_result):
     kind = g.dtype.type
     if is_result:  # x is the result: its negative side is alpha * scale * (exp - 1)

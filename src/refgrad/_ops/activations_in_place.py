@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3026
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3034
 """selu_, celu_ and threshold_, with the nodes torch records for them, and xlogy_."""
 
 from refgrad._argument_forms import function_form
@@ -28,7 +28,7 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (elu_backward(g, result, alpha, scale, input_scale, is_result=True),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3052
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3060
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -48,7 +48,7 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3081
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3089
 # What a dispatch mode sees of an elu_ write: its numbers, with the schema's defaults.
 ELU_SHOWN = {"alpha": 1, "scale": 1, "input_scale": 1}
 
@@ -74,7 +74,7 @@ _selu_.__name__ = "selu_"  # its parser's words too: selu_() misses "input"
 selu_ = function_form(_selu_, Arguments("selu_(Tensor input)"))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3108
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3116
 def _threshold_(input, threshold, value):
     if input.dtype.name == "bool":  # the kernel's refusal, as threshold's
         from refgrad._typename import not_implemented_for

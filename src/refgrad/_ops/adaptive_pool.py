@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1585
+# --- book/chapters/16u_convolution_and_pooling.md:1591
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -56,12 +56,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1644
+# --- book/chapters/16u_convolution_and_pooling.md:1650
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1654
+# --- book/chapters/16u_convolution_and_pooling.md:1660
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -110,7 +110,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1715
+# --- book/chapters/16u_convolution_and_pooling.md:1721
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -167,7 +167,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1775
+# --- book/chapters/16u_convolution_and_pooling.md:1781
 def adaptive_max(n, input, output_size):
     from refgrad._functorch._batch_folds import folded
     from refgrad._ops.dispatch import call
@@ -190,7 +190,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1807
+# --- book/chapters/16u_convolution_and_pooling.md:1813
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -229,7 +229,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1849
+# --- book/chapters/16u_convolution_and_pooling.md:1855
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

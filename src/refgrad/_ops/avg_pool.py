@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1375
+# --- book/chapters/16u_convolution_and_pooling.md:1381
 """avg_pool1d, avg_pool2d and avg_pool3d: torch's checks, then the rows."""
 
 from refgrad._argument_forms import function_form
@@ -15,7 +15,7 @@ _WORDS = {2: ("either be a single int", "either be omitted", "either be a single
           3: ("be a single int", "be omitted", "be a single int")}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1392
+# --- book/chapters/16u_convolution_and_pooling.md:1398
 def _avg_pool(n, input, kernel_size, stride=(), padding=0, ceil_mode=False,
               count_include_pad=True, divisor_override=None):
     from refgrad._ops.dispatch import call
@@ -51,7 +51,7 @@ def _avg_pool(n, input, kernel_size, stride=(), padding=0, ceil_mode=False,
         "divisor_override": divisor_override})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1431
+# --- book/chapters/16u_convolution_and_pooling.md:1437
 def _avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
                 count_include_pad=True):
     kernel_size, stride, padding = (pool_checks.read(v, 1) for v in (kernel_size, stride,

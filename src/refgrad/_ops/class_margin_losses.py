@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:982
+# --- book/chapters/16t_more_functional.md:989
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _in_double(per_sample, reduction, classes, dtype):
     return dtype.type(total)
 
 
-# --- book/chapters/16t_more_functional.md:1022
+# --- book/chapters/16t_more_functional.md:1029
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -68,7 +68,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:1054
+# --- book/chapters/16t_more_functional.md:1061
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -82,7 +82,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1074
+# --- book/chapters/16t_more_functional.md:1081
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -118,7 +118,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1115
+# --- book/chapters/16t_more_functional.md:1122
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -145,7 +145,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1146
+# --- book/chapters/16t_more_functional.md:1153
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -180,7 +180,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1192
+# --- book/chapters/16t_more_functional.md:1199
 def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
@@ -204,7 +204,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1217
+# --- book/chapters/16t_more_functional.md:1224
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._autocast_policy import entry
@@ -249,7 +249,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1269
+# --- book/chapters/16t_more_functional.md:1276
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._autocast_policy import entry
     from refgrad._dtype import int64

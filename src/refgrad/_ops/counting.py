@@ -9,6 +9,7 @@ from math import prod
 
 import numpy as np
 
+from refgrad._functorch._flag_reads import read_flags
 from refgrad._ops.bfloat16_math import BRAIN
 from refgrad._ops.dispatch import call
 from refgrad._ops.not_implemented import refusing, underivable
@@ -20,7 +21,7 @@ from refgrad._signatures import is_int
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY, c_type_name
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import to_a_mode
 
 
@@ -41,7 +42,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1238
+# --- book/chapters/16k_order_statistics.md:1239
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -70,7 +71,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1274
+# --- book/chapters/16k_order_statistics.md:1275
 # NOTE [Writes of the counting kernels]
 # Measured on torch 2.13. The flat kernels fill the inverse unless the input
 # is one-dimensional and empty, and, when the input has elements, the counts;
@@ -92,7 +93,7 @@ RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutiv
                                    _flat_writes))
 
 
-# --- book/chapters/16k_order_statistics.md:1305
+# --- book/chapters/16k_order_statistics.md:1306
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -112,6 +113,8 @@ UNIQUE_DIM = _counting_row("unique_dim", "UniqueDimBackward0", _unique_rows, hid
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    if batch_levels:  # NOTE [Flags read under vmap]
+        read_flags(return_inverse, return_counts)
     bool(return_inverse), bool(return_counts)  # torch's wrapper picks its path by them first
     input._data  # noqa: B018 - then a non-tensor fails, before the flags' types are read
     if dim is not None and not is_int(dim):  # unique_dim reads its dim before its flags
@@ -126,7 +129,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1344
+# --- book/chapters/16k_order_statistics.md:1347
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -151,6 +154,8 @@ UNIQUE_CONSECUTIVE = _counting_row("unique_consecutive", "UniqueConsecutiveBackw
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     from refgrad._signatures import is_int
 
+    if batch_levels:
+        read_flags(return_inverse, return_counts)
     bool(return_inverse), bool(return_counts)  # as in unique: torch's wrapper tests them first
     input._data  # noqa: B018 - then a non-tensor fails
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
@@ -164,7 +169,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1409
+# --- book/chapters/16k_order_statistics.md:1414
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -203,7 +208,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1459
+# --- book/chapters/16k_order_statistics.md:1464
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -223,7 +228,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1480
+# --- book/chapters/16k_order_statistics.md:1485
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2348
+# --- book/chapters/16q_functional.md:2364
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._autocast_policy import cast_entry
@@ -41,7 +41,7 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2388
+# --- book/chapters/16q_functional.md:2404
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     each = log_p if weight is None else log_p * _classes_along(log_p, weight, axis)

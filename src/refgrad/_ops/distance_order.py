@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2026
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2027
 """cdist's distances, added in the order of torch's CPU kernel."""
 
 import math
@@ -36,7 +36,7 @@ def _power(a, p):
     return _c_pow(a, p).astype(np.float64).reshape(a.shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2063
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2064
 def kernel_distances(x1, x2, p):
     """Every distance between the rows of ``x1`` and of ``x2``, as torch's kernel adds them."""
     diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
@@ -63,7 +63,7 @@ def kernel_distances(x1, x2, p):
     return _power(total, 1.0 / power).astype(kind)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2101
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2102
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}  # 32 bytes of each
 
 

@@ -2,21 +2,24 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3723
+# --- book/chapters/16q_functional.md:3739
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
 import warnings
 
 from refgrad._flags import refuse_flag
+from refgrad._functorch._flag_reads import read_flags
 from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar
 from refgrad._ops.inplace import inplace as written
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 
 _ALPHA = 1.7580993408473766  # selu's scale times its alpha: its limit at minus infinity, negated
 
 
 def _check(p):
+    if batch_levels:  # torch's Python asks `p < 0.0`: NOTE [Flags read under vmap]
+        read_flags(p < 0.0)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
@@ -30,7 +33,7 @@ def _made(name, factory, args, kwargs):
     return factory(*args, **kwargs)
 
 
-# --- book/chapters/16q_functional.md:3757
+# --- book/chapters/16q_functional.md:3776
 def _noise(input, shape, p):
     from refgrad._creation import empty_like
 
@@ -45,7 +48,7 @@ def _new_empty(input, size):
     return input.new_empty(size)
 
 
-# --- book/chapters/16q_functional.md:3775
+# --- book/chapters/16q_functional.md:3794
 # NOTE [Dropout's steps are torch's]
 # Each step below is the op torch's C++ calls, with a number where it passes
 # one: a mode sees div_.Scalar, add.Scalar, mul_.Scalar and add_.Scalar, not
@@ -54,6 +57,8 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     from refgrad._creation import zeros
     from refgrad._tensor_values import strided
 
+    if batch_levels:  # torch's Python picks the operator by it: NOTE [Flags read under vmap]
+        read_flags(inplace)
     if type(training) is not bool:  # NOTE [Flags are Python's bools]
         refuse_flag("feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
                     + ("_" if inplace else ""), "train", 3, training)
@@ -82,7 +87,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:3821
+# --- book/chapters/16q_functional.md:3842
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch_composites import dispatch_composite
 
@@ -91,9 +96,11 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:3855
+# --- book/chapters/16q_functional.md:3876
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
+    if batch_levels:
+        read_flags(inplace)
     if switched_on.dispatch_modes and state.dispatch_modes and not inplace:
         from refgrad.autograd._profiler_composites import beginning, composite_event
 
@@ -105,6 +112,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     _check(p)
+    if batch_levels:
+        read_flags(inplace)
     return _dropped(input, p, training, inplace, alpha=True)
 
 
@@ -126,12 +135,14 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 def _one_sample(input, p, training, inplace):
     """Channel dropout of an input without a batch dimension: a batch of one."""
+    if batch_levels:
+        read_flags(inplace)
     batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     out = _dropped(batched, p, training, inplace, _channels(batched))
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:3899
+# --- book/chapters/16q_functional.md:3926
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

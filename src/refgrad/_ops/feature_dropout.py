@@ -2,16 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:465
+# --- book/chapters/16t_more_functional.md:468
 """feature_alpha_dropout: alpha dropout with one draw per channel."""
 
 from refgrad._flags import refuse_flag
+from refgrad._functorch._flag_reads import read_flags
 from refgrad._ops.dropout import _channels, _check, _dropped
 from refgrad._ops.scattering import tensor_argument
+from refgrad.autograd._state import batch_levels
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     _check(p)
+    if batch_levels:  # read before the parser's checks: NOTE [Flags read under vmap]
+        read_flags(inplace)
     tensor_argument("feature_alpha_dropout", "input", 1, input)
     refuse_flag("feature_alpha_dropout" + ("_" if inplace else ""), "train", 3, training)
     if input.ndim < 2 and training and 0 < p < 1 and input.numel():  # else nothing is drawn

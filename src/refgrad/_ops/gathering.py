@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1789
+# --- book/chapters/16d_indexing.md:1790
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1823
+# --- book/chapters/16d_indexing.md:1824
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -49,7 +49,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2139
+# --- book/chapters/16d_indexing.md:2142
 def gather(input, dim, index, *, sparse_grad=False):
     params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
     try:
@@ -99,7 +99,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:2207
+# --- book/chapters/16d_indexing.md:2210
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
@@ -119,7 +119,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2233
+# --- book/chapters/16d_indexing.md:2236
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -146,7 +146,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:2264
+# --- book/chapters/16d_indexing.md:2267
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

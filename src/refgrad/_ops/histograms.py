@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1546
+# --- book/chapters/16k_order_statistics.md:1551
 """torch.histogram: counts (or weights) of a tensor's values in intervals."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _places(values, edges, guessed: bool):
     return np.minimum(found - 1, n - 2)  # the rightmost edge closes the last interval
 
 
-# --- book/chapters/16k_order_statistics.md:1582
+# --- book/chapters/16k_order_statistics.md:1587
 # NOTE [Edges searched as torch searches them]
 # Where the edges do not increase (a nan among them) no binary search is right, and
 # each finds its own answer; this one halves as C++'s std::upper_bound does, the one
@@ -53,7 +53,7 @@ def upper_bound(edges, values):
     return first
 
 
-# --- book/chapters/16k_order_statistics.md:1606
+# --- book/chapters/16k_order_statistics.md:1611
 def _counted(a, *tensors, edges=None, density, operation):
     weighted = len(tensors) == (2 if edges is None else 1)
     guessed = edges is not None
@@ -85,7 +85,7 @@ _ROWS = {(False, False): HISTOGRAM_BIN_CT, (False, True): HISTOGRAM_BIN_CT_WEIGH
          (True, False): HISTOGRAM_BINS_TENSOR, (True, True): HISTOGRAM_BINS_TENSOR_WEIGHT}
 
 
-# --- book/chapters/16k_order_statistics.md:1643
+# --- book/chapters/16k_order_statistics.md:1648
 def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
@@ -132,7 +132,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1691
+# --- book/chapters/16k_order_statistics.md:1696
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -151,7 +151,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1711
+# --- book/chapters/16k_order_statistics.md:1716
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):
@@ -187,7 +187,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
 Tensor.histogram = histogram
 
 
-# --- book/chapters/16k_order_statistics.md:1758
+# --- book/chapters/16k_order_statistics.md:1763
 # NOTE [histogram whole]
 # Called while a mode is on, after the parser's refusals. ``bins`` and the
 # keywords are shown as torch's schema shows them: a count of 100 and a false

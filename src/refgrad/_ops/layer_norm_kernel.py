@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3587
+# --- book/chapters/16q_functional.md:3603
 """native_layer_norm's CPU kernel for float32 and float64, in its order of operations."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def follows_half_kernel(a, *parameters):
                     for p in parameters))
 
 
-# --- book/chapters/16q_functional.md:3611
+# --- book/chapters/16q_functional.md:3627
 def layer_norm_rows(rows, weight, bias, eps):
     """(M, N) rows normalized as torch's kernel does: the output, the means and the rstds."""
     if rows.dtype == np.float16:
@@ -43,7 +43,7 @@ def layer_norm_rows(rows, weight, bias, eps):
     return out, mean, rstd
 
 
-# --- book/chapters/16q_functional.md:3642
+# --- book/chapters/16q_functional.md:3658
 def _half_rows(rows, weight, bias, eps):
     """float16 rows normalized as torch's float16 kernel does, in float32."""
     mean, variance = rowwise_moments(rows)
@@ -57,7 +57,7 @@ def _half_rows(rows, weight, bias, eps):
     return out.astype(np.float16), mean, rstd
 
 
-# --- book/chapters/16q_functional.md:3661
+# --- book/chapters/16q_functional.md:3677
 def layer_norm_kernel(a, weight, bias, kept, eps):
     """native_layer_norm's three results for ``a`` normalized over its last ``kept``
     dimensions: the output in a's shape, the statistics with those dimensions of size one."""

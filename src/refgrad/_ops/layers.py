@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2504
+# --- book/chapters/16q_functional.md:2520
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -80,7 +80,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2606
+# --- book/chapters/16q_functional.md:2622
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -128,7 +128,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2665
+# --- book/chapters/16q_functional.md:2681
 def prelu(input, weight):
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype check
         input, weight = entry("prelu", input, weight)
@@ -165,7 +165,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2713
+# --- book/chapters/16q_functional.md:2729
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -214,7 +214,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2774
+# --- book/chapters/16q_functional.md:2790
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -229,7 +229,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2790
+# --- book/chapters/16q_functional.md:2806
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -250,7 +250,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2821
+# --- book/chapters/16q_functional.md:2837
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:854
+# --- book/chapters/16t_more_functional.md:861
 """poisson_nll_loss and gaussian_nll_loss, composed as torch composes them."""
 
 import math
@@ -36,7 +36,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return reduced(loss, code)
 
 
-# --- book/chapters/16t_more_functional.md:889
+# --- book/chapters/16t_more_functional.md:896
 def _shared_variance(input, var):
     """``var`` shaped to broadcast against ``input``, or torch's refusal."""
     if tuple(var.shape) == tuple(input.shape):
@@ -71,7 +71,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return reduced(loss, REDUCTIONS[reduction])
 
 
-# --- book/chapters/16t_more_functional.md:930
+# --- book/chapters/16t_more_functional.md:937
 # NOTE [A check read as a number]
 # `if torch.any(var < 0)` in torch's Python asks the tensor for its truth,
 # aten._local_scalar_dense under a mode. gaussian_nll_loss asks the same way:

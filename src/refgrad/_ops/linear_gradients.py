@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1646
+# --- book/chapters/16q_functional.md:1662
 """Gradients linear in the gradient that arrives, as rows of their own."""
 
 import functools
@@ -41,7 +41,7 @@ def _on_host(kernel):
     return forward
 
 
-# --- book/chapters/16q_functional.md:1693
+# --- book/chapters/16q_functional.md:1709
 def input_zeros(self_sym_sizes, g):
     """The input's share of a gradient row's gradient: NOTE [A linear gradient is a row...]."""
     from refgrad._creation import zeros
@@ -65,7 +65,7 @@ def _linear_tangent(name):
     return tangent
 
 
-# --- book/chapters/16q_functional.md:1730
+# --- book/chapters/16q_functional.md:1746
 def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     from refgrad._ops.nll_loss import _picked
     from refgrad._ops.result_layout import row_major_result
@@ -94,7 +94,7 @@ def _nll2d_kernel(g, self, target, weight, reduction, ignore_index, total_weight
     return _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight)
 
 
-# --- book/chapters/16q_functional.md:1760
+# --- book/chapters/16q_functional.md:1776
 def _nll_twice(forward):
     def backward(g, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
         from refgrad._creation import zeros_like

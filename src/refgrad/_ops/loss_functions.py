@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1989
+# --- book/chapters/16q_functional.md:2005
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -20,7 +20,7 @@ from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 from refgrad._ops.refusal_order import refuse_improbable, refuse_inference_saves
 
 
-# --- book/chapters/16q_functional.md:2012
+# --- book/chapters/16q_functional.md:2028
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -64,7 +64,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:2057
+# --- book/chapters/16q_functional.md:2073
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -104,7 +104,7 @@ def _l1_loss(input, target, reduction=1):
             else difference)
 
 
-# --- book/chapters/16q_functional.md:2101
+# --- book/chapters/16q_functional.md:2117
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     from refgrad.nn._functional_arguments import parse
 
@@ -147,7 +147,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": code, "beta": float(beta)})  # a double, as torch keeps it
 
 
-# --- book/chapters/16q_functional.md:2164
+# --- book/chapters/16q_functional.md:2180
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     from refgrad.nn._functional_arguments import parse
@@ -178,7 +178,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2199
+# --- book/chapters/16q_functional.md:2215
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     from refgrad.nn._functional_arguments import parse
@@ -209,7 +209,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2236
+# --- book/chapters/16q_functional.md:2252
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -224,7 +224,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2261
+# --- book/chapters/16q_functional.md:2277
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -242,7 +242,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2280
+# --- book/chapters/16q_functional.md:2296
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     from refgrad._autocast_policy import entry
 

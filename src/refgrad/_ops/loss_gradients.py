@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1032
+# --- book/chapters/16q_functional.md:1048
 """The gradients of mse_loss, huber_loss and smooth_l1_loss, as rows of their own."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _mse(g, self, target, reduction):
     return _norm(self, reduction, 2) * (self - target) * g
 
 
-# --- book/chapters/16q_functional.md:1060
+# --- book/chapters/16q_functional.md:1076
 def _huber(g, self, target, reduction, delta):
     # NOTE [The Huber gradient's order]
     d, kind = self - target, self.dtype.type
@@ -51,7 +51,7 @@ def _smooth_l1(g, self, target, reduction, beta):
     return _norm(self, reduction, 1) * clipped * g
 
 
-# --- book/chapters/16q_functional.md:1087
+# --- book/chapters/16q_functional.md:1103
 # NOTE [A loss gradient's slope]
 # The second derivative of these losses in the input is a constant times a mask
 # of where the difference lies within the bound. torch multiplies by the mask
@@ -69,7 +69,7 @@ def _slope(gg, self, reduction, mask=None, scale=1.0):
     return out
 
 
-# --- book/chapters/16q_functional.md:1109
+# --- book/chapters/16q_functional.md:1125
 def _swapped(g, row, grad_output, self, target, **params):
     """The gradient of ``row`` for its three inputs: NOTE [A loss gradient's slope]."""
     gg = g * grad_output
@@ -103,7 +103,7 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:1144
+# --- book/chapters/16q_functional.md:1160
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
 # torch's kernels write these gradients into zeros made in the contiguous format,
@@ -143,7 +143,7 @@ SMOOTH_L1_LOSS_BACKWARD = _row(
         g, SMOOTH_L1_LOSS_BACKWARD, grad_output, self, target, reduction=reduction, beta=beta))
 
 
-# --- book/chapters/16q_functional.md:1188
+# --- book/chapters/16q_functional.md:1204
 def loss_backward(row, grad_output, self, target, **params):
     from refgrad._ops.dispatch import call
 
@@ -172,7 +172,7 @@ def smooth_l1_pair(g, self, target, reduction, beta, wanted=(True, True)):
                  beta=beta)
 
 
-# --- book/chapters/16q_functional.md:1222
+# --- book/chapters/16q_functional.md:1238
 def pair_tangent(name):
     """torch's forward formula for a pair loss: NOTE [A pair loss's tangent]."""
     # NOTE [A pair loss's tangent]

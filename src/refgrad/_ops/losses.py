@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:849
+# --- book/chapters/16q_functional.md:865
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -55,7 +55,7 @@ def kept_reduced(losses, reduction):
     return reduced_in_losses(losses, _reduced(losses, reduction)) if reduction else losses
 
 
-# --- book/chapters/16q_functional.md:925
+# --- book/chapters/16q_functional.md:941
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -76,7 +76,7 @@ def _pair_row(name, node, forward, backward, promote=True, tangent=None, like_in
                        saves=_PAIR, promote=promote, tangent=tangent))
 
 
-# --- book/chapters/16q_functional.md:953
+# --- book/chapters/16q_functional.md:969
 def _huber(a, b, reduction, delta):
     # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
     # meets two dtypes]
@@ -106,7 +106,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1288
+# --- book/chapters/16q_functional.md:1304
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -123,7 +123,7 @@ def _bce(a, b, weight, reduction):
     return kept_reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-# --- book/chapters/16q_functional.md:1308
+# --- book/chapters/16q_functional.md:1324
 # NOTE [The target's gradient written in place]
 # torch negates the logit in place, multiplies by the incoming gradient and the
 # weight in place, and divides a mean in place, in any grad mode: x.grad's
@@ -152,7 +152,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1342
+# --- book/chapters/16q_functional.md:1358
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -185,7 +185,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return like_input_result(losses, b)  # written into 1 - target, made like the target
 
 
-# --- book/chapters/16q_functional.md:1376
+# --- book/chapters/16q_functional.md:1392
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -214,7 +214,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1408
+# --- book/chapters/16q_functional.md:1424
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -227,7 +227,7 @@ def _logits_gradient(self, target, pos_weight, graph):
     return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
 
 
-# --- book/chapters/16q_functional.md:1424
+# --- book/chapters/16q_functional.md:1440
 def _target_gradient(g, self, weight, pos_weight, reduction):
     """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
@@ -246,7 +246,7 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     return _mean_in_place(grad, self, reduction)
 
 
-# --- book/chapters/16q_functional.md:1446
+# --- book/chapters/16q_functional.md:1462
 def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
@@ -268,7 +268,7 @@ def _mean_in_place(grad, self, reduction):
     return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
-# --- book/chapters/16q_functional.md:1471
+# --- book/chapters/16q_functional.md:1487
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:525
+# --- book/chapters/16t_more_functional.md:532
 """The margin and embedding losses torch composes from other operations."""
 
 from refgrad._ops.arithmetic import add_scalar, sub_scalar
@@ -48,7 +48,7 @@ def masked(condition, chosen, zeros):
     return where(condition, chosen, zeros)
 
 
-# --- book/chapters/16t_more_functional.md:577
+# --- book/chapters/16t_more_functional.md:584
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._autocast_policy import entry
@@ -78,7 +78,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:608
+# --- book/chapters/16t_more_functional.md:615
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     from refgrad._autocast_policy import entry
@@ -130,7 +130,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:669
+# --- book/chapters/16t_more_functional.md:676
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._autocast_policy import entry

@@ -120,7 +120,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1339
+# --- book/chapters/16u_convolution_and_pooling.md:1345
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):

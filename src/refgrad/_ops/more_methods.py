@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2948
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2956
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -31,7 +31,7 @@ def frexp(self):
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2987
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2995
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):

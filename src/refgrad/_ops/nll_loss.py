@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1502
+# --- book/chapters/16q_functional.md:1518
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -42,7 +42,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / weights if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1554
+# --- book/chapters/16q_functional.md:1570
 # NOTE [nll_loss's cascade]
 # torch's nll_loss and nll_loss2d kernels sum in eight levels, each emptied
 # into the next when its positions come round. Level by level, refgrad adds
@@ -83,7 +83,7 @@ def _in_turn(values):
     return np.add.accumulate(values)[-1] if values.size else values.dtype.type(0)
 
 
-# --- book/chapters/16q_functional.md:1606
+# --- book/chapters/16q_functional.md:1622
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -112,7 +112,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1798
+# --- book/chapters/16q_functional.md:1814
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -123,7 +123,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1814
+# --- book/chapters/16q_functional.md:1830
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -162,7 +162,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1854
+# --- book/chapters/16q_functional.md:1870
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -182,7 +182,7 @@ def _total_weight(input, target, weight, reduction, ignore_index):
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1879
+# --- book/chapters/16q_functional.md:1895
 def _nll_loss(input, target, weight, reduction, ignore_index):
     if profiled("nll_loss"):  # its event under a profile: chapter "The profiler, closer
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
@@ -227,7 +227,7 @@ def _after_saves(row, input, target, weight, reduction, ignore_index):
                          reduction, "ignore_index": ignore_index, "total_weight": None})
 
 
-# --- book/chapters/16q_functional.md:1928
+# --- book/chapters/16q_functional.md:1944
 def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     from refgrad.utils._functional_whole import hand_over, whole
 

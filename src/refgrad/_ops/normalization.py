@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3196
+# --- book/chapters/16q_functional.md:3212
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -23,7 +23,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:3222
+# --- book/chapters/16q_functional.md:3238
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -54,7 +54,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:3261
+# --- book/chapters/16q_functional.md:3277
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # float32, float64, float16's forward: NOTE [Layer norm in torch's order]
     if follows_kernel(a, weight, bias) or follows_half_kernel(a, weight, bias):
@@ -84,7 +84,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:3292
+# --- book/chapters/16q_functional.md:3308
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -94,7 +94,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:3311
+# --- book/chapters/16q_functional.md:3327
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3049
+# --- book/chapters/16q_functional.md:3065
 """The gradients of the reflected and replicated pads, as rows of their own."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _kernel(mode):
     return scattered
 
 
-# --- book/chapters/16q_functional.md:3079
+# --- book/chapters/16q_functional.md:3095
 def _twice(mode, k):
     def backward(g, padding, self_sym_sizes):
         from refgrad._ops.padding import _ROWS

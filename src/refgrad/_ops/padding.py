@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2881
+# --- book/chapters/16q_functional.md:2897
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _constant_pad(a, pad, value):
     return suggested_format_result(padded, a)  # NOTE [Results in the suggested memory format]
 
 
-# --- book/chapters/16q_functional.md:2915
+# --- book/chapters/16q_functional.md:2931
 # NOTE [A crop is a clone]
 # Where no side grows, torch's constant_pad_nd narrows its input and clones
 # the narrowed view, so the result takes the layout preserve_format gives a
@@ -62,7 +62,7 @@ CONSTANT_PAD = register(Op(
         "pad": tuple(-p for p in pad), "value": 0}),), hides=("value",)))
 
 
-# --- book/chapters/16q_functional.md:2954
+# --- book/chapters/16q_functional.md:2970
 _PAD = Arguments('pad(Tensor input, tuple of ints pad, str mode = "constant", '
                  'float? value = None)')
 
@@ -90,7 +90,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:2993
+# --- book/chapters/16q_functional.md:3009
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -111,7 +111,7 @@ def _gathered(a, padding, mode):
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-# --- book/chapters/16q_functional.md:3015
+# --- book/chapters/16q_functional.md:3031
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -136,7 +136,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:3118
+# --- book/chapters/16q_functional.md:3134
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

@@ -6,10 +6,11 @@
 """Rows that cut a tensor into views, and their function forms: split and chunk."""
 
 from refgrad._arguments import Arguments
+from refgrad._functorch._flag_reads import refuse_number
 from refgrad._ops.slicing import _slice
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
@@ -35,7 +36,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1704
+# --- book/chapters/16d_indexing.md:1705
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -50,7 +51,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1858
+# --- book/chapters/16d_indexing.md:1859
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -65,7 +66,7 @@ def _length(input, dim) -> int:
     return input.shape[wrap_dim(dim, input.ndim)]
 
 
-# --- book/chapters/16d_indexing.md:1878
+# --- book/chapters/16d_indexing.md:1879
 # NOTE [How split reads its size]
 # torch.split turns a tensor given for the size into int(tensor) when int()
 # takes it (any one element), then calls split for an int and
@@ -79,6 +80,8 @@ _SIZES = Arguments(_SPLIT_WITH_SIZES)
 def split(tensor, split_size_or_sections, dim=0):
     size = split_size_or_sections
     if isinstance(size, Tensor):
+        if batch_levels:  # int() in torch's Python: NOTE [Flags read under vmap]
+            refuse_number(size)
         try:
             size = int(size)
         except ValueError:  # several elements, or nan: sizes, to be refused as such
@@ -101,7 +104,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1915
+# --- book/chapters/16d_indexing.md:1918
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -138,7 +141,7 @@ def split_method(self, split_size, dim=0):
 split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
-# --- book/chapters/16d_indexing.md:1956
+# --- book/chapters/16d_indexing.md:1959
 def chunk(input, chunks, dim=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("chunk", chunk, (input, chunks, dim), views_kept=True)

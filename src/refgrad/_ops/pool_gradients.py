@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1941
+# --- book/chapters/16u_convolution_and_pooling.md:1947
 """The gradients of the pools, as rows of their own."""
 
 import itertools
@@ -35,7 +35,7 @@ def _scatter_kernel(n, laid=suggested_format_result):
     return scattered
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1979
+# --- book/chapters/16u_convolution_and_pooling.md:1985
 def gathered_by(g, indices, n):
     """``g``'s planes gathered by ``indices``: torch's max_pool_double_backward."""
     from refgrad._memory_formats import suggest_memory_format
@@ -70,7 +70,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
     suggested_format_result if n == 2 else _row_major) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2027
+# --- book/chapters/16u_convolution_and_pooling.md:2033
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -101,7 +101,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2065
+# --- book/chapters/16u_convolution_and_pooling.md:2071
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
     from refgrad._ops.pool_order import divided_in_turn, vector_channels
@@ -120,7 +120,7 @@ def _adaptive_kernel(g, self, **sizes):
     return suggested_format_result(out, self) if n == 2 else row_major_result(out)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2089
+# --- book/chapters/16u_convolution_and_pooling.md:2095
 def _pooled_again(g, sizes, self_sym_sizes):
     from refgrad._ops import adaptive_pool
 
@@ -151,7 +151,7 @@ ROWS = {row.name[:-len("_backward")]: row for row in (
     ADAPTIVE_AVG_POOL2D_BACKWARD, ADAPTIVE_AVG_POOL3D_BACKWARD)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2126
+# --- book/chapters/16u_convolution_and_pooling.md:2132
 def adaptive_avg_pool_backward(g, self, n):
     from refgrad._ops.normalization import _listed
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1479
+# --- book/chapters/16u_convolution_and_pooling.md:1485
 """Window sums and means of the average pools, in the order of torch's CPU kernels."""
 
 import itertools
@@ -30,7 +30,7 @@ def window_sums(x, kernel, stride, padding, sizes):
     return total
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1519
+# --- book/chapters/16u_convolution_and_pooling.md:1525
 _LANES = {np.dtype(np.float16): 16, np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._functorch._flag_reads import read_flags
 from refgrad._ops import activation_gradients, activations
 from refgrad._ops.dispatch import call
 from refgrad._ops.rescaling import _floating
@@ -27,7 +28,7 @@ def _rrelu(a, noise, lower, upper, training):
     return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
-# --- book/chapters/16t_more_functional.md:240
+# --- book/chapters/16t_more_functional.md:241
 class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
@@ -60,7 +61,7 @@ def _rrelu_backward(g, kept, noise, lower, upper, training):
     return (call(RRELU_WITH_NOISE_BACKWARD, (g, kept), params),)
 
 
-# --- book/chapters/16t_more_functional.md:277
+# --- book/chapters/16t_more_functional.md:278
 RRELU_WITH_NOISE = register(Op(
     "rrelu_with_noise", "RreluWithNoiseBackward0", ("self",), forward=activations.on_host(_rrelu),
     promote=False,
@@ -76,7 +77,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:301
+# --- book/chapters/16t_more_functional.md:302
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -95,7 +96,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:327
+# --- book/chapters/16t_more_functional.md:328
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty
 
@@ -114,7 +115,7 @@ def _step(row, input, lower, upper, training, generator):
                                 "training": training})
 
 
-# --- book/chapters/16t_more_functional.md:350
+# --- book/chapters/16t_more_functional.md:351
 # NOTE [rrelu's noise to a mode]
 # torch makes the noise with empty_like(input, memory_format=contiguous_format)
 # and its kernel fills it; a mode sees that empty_like. Under a mode refgrad
@@ -156,7 +157,7 @@ def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
         RRELU_WITH_NOISE_, t, lower, upper, training, generator)))
 
 
-# --- book/chapters/16t_more_functional.md:397
+# --- book/chapters/16t_more_functional.md:398
 def _written_with(input, noise, lower=0.125, upper=1 / 3, training=False):
     """rrelu_ with its noise made, handed to a mode as torch's rrelu_with_noise_."""
     from refgrad._ops.inplace import inplace
@@ -176,8 +177,10 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:425
+# --- book/chapters/16t_more_functional.md:426
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if batch_levels:  # torch's Python asks the flag: NOTE [Flags read under vmap]
+        read_flags(inplace)
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 
 

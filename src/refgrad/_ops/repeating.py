@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1736
+# --- book/chapters/16d_indexing.md:1737
 """Tiling a tensor: repeat's row and its function form."""
 
 import numpy as np
@@ -41,7 +41,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2108
+# --- book/chapters/16d_indexing.md:2111
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')

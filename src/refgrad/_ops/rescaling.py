@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2426
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2431
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2463
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2468
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     # the accumulation dtype named even where it is the input's, as torch's formula does
@@ -69,7 +69,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2497
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2502
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -94,7 +94,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2569
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2574
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -133,7 +133,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2622
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2627
 def _threshold(a, threshold, value):
     kind = from_numpy(a.dtype)  # the kernel's conversions of its two numbers:
     half = kind is float16  # float16 elements are compared in float32
@@ -161,7 +161,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2651
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2656
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
@@ -194,6 +194,9 @@ def hardshrink(input, lambd=0.5):
 
     _floating(input, "hardshrink_cpu")
     if isinstance(lambd, Tensor) and not lambd.ndim:  # a Number may be a 0-d tensor
+        from refgrad._functorch._flag_reads import refuse_number
+
+        refuse_number(lambd)  # the parser's .item(), under vmap: NOTE [Flags read under vmap]
         lambd = lambd.item()
     if isinstance(lambd, int | float | complex):  # others are refused in torch's words later
         checked_number(lambd, input.dtype)  # a complex lambd, or one the dtype cannot hold

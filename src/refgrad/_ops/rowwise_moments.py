@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3421
+# --- book/chapters/16q_functional.md:3437
 """Each row's mean and variance in the order of torch's CPU kernel: Welford's update
 over vectors of lanes, chunks of them merged in a cascade, then the lanes."""
 
@@ -48,7 +48,7 @@ def fused(a, b, c):
     return out
 
 
-# --- book/chapters/16q_functional.md:3479
+# --- book/chapters/16q_functional.md:3495
 def _chunk_updates(block):
     """(M, k, s, L): each chunk's s vectors through Welford's update, lane by lane; the
     step's weight 1/(j+1) is a float of the dtype, the update's product and sum fused."""
@@ -77,7 +77,7 @@ def _merged(into, add, t):
     return total, mean + c * delta, fused(delta, delta * c * t(count), m2 + m2_add)
 
 
-# --- book/chapters/16q_functional.md:3515
+# --- book/chapters/16q_functional.md:3531
 def _cascade(chunks, t, zero):
     """The chunks' partial moments merged as torch's stack merges them: each chunk's parts
     (count, mean, m2) join the lowest level in turn, and after the 2k-th chunk a level
@@ -97,7 +97,7 @@ def _cascade(chunks, t, zero):
     return stack[0]
 
 
-# --- book/chapters/16q_functional.md:3541
+# --- book/chapters/16q_functional.md:3557
 def rowwise_moments(rows):
     """The mean and biased variance of each row of the row-major (M, N) ``rows``; float16
     rows in float32, each vector of 16 as two halves of 8 float32 lanes."""

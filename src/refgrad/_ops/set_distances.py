@@ -20,11 +20,12 @@ from refgrad._ops.distance_order import kernel_distances, lane_norms
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY, not_implemented_for
+from refgrad.autograd._state import batch_levels
 
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1893
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1894
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -37,7 +38,7 @@ def _on_host(kernel):
     return run
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1907
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1908
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -58,7 +59,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1946
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1947
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -88,7 +89,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1977
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1978
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -116,7 +117,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2144
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2145
 # NOTE [pdist's kernels by dtype]
 # torch's pdist kernels have no two-byte floats. Its forward reaches its
 # kernel only with two rows or more, each of some length (fewer rows make an
@@ -162,7 +163,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2213
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2214
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -186,7 +187,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2238
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2239
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -205,7 +206,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2262
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2263
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -220,6 +221,10 @@ def _non_negative(name, p):
 
 
 def pdist(input, p=2):
+    if batch_levels:  # the parser's .item() of a tensor p: NOTE [Flags read under vmap]
+        from refgrad._functorch._flag_reads import refuse_number
+
+        refuse_number(p)
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     _floating("pdist", input, None, half_refused=False)  # NOTE [pdist's kernels by dtype]
@@ -230,13 +235,13 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2301
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2306
 # NOTE [An empty cdist asks no kernel]
 # With an empty operand torch skips the product road and the kernel's check
 # that the dtypes agree; the result is made in x1's dtype.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2308
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2313
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -277,7 +282,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return call(CDIST, (x1, x2), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2357
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2362
 # NOTE [cdist's two roads refuse apart]
 # torch's cdist checks the ranks and the columns itself. On the product road it
 # checks the dtypes, p and the batch dimensions too, before _euclidean_dist's node

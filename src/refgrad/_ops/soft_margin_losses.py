@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:730
+# --- book/chapters/16t_more_functional.md:737
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
@@ -35,7 +35,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:779
+# --- book/chapters/16t_more_functional.md:786
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -60,7 +60,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return loss
 
 
-# --- book/chapters/16t_more_functional.md:811
+# --- book/chapters/16t_more_functional.md:818
 def _refuse_dual_target(input, target) -> None:
     from refgrad._ops.table import no_forward_formula
     from refgrad.autograd._tangents import active_level, tangent_of
@@ -71,7 +71,7 @@ def _refuse_dual_target(input, target) -> None:
         no_forward_formula("soft_margin_loss_backward")(())
 
 
-# --- book/chapters/16t_more_functional.md:823
+# --- book/chapters/16t_more_functional.md:830
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:2001
+# --- book/chapters/16d_indexing.md:2004
 """unsafe_split, unsafe_chunk, unsafe_split_with_sizes: split's pieces, not marked views."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -33,7 +33,7 @@ UNSAFE_SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2037
+# --- book/chapters/16d_indexing.md:2040
 # NOTE [Unsafe pieces below autograd]
 # Telling autograd nothing of the shared memory is done at its own layer. Where
 # that layer is skipped (inference mode, or an inference tensor), the pieces
@@ -83,7 +83,7 @@ def unsafe_chunk(input, chunks, dim=0):
     return chunk_with(UNSAFE_SPLIT, UNSAFE_SPLIT_WITH_SIZES, input, chunks, dim)
 
 
-# --- book/chapters/16d_indexing.md:2091
+# --- book/chapters/16d_indexing.md:2094
 _SIGNATURES = {
     unsafe_split: "unsafe_split(Tensor input, SymInt split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "

@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2501
+# --- book/chapters/16u_convolution_and_pooling.md:2507
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4408
+# --- book/chapters/16q_functional.md:4441
 """F.relu and F.gelu, checked: the Transformer layers' defaults, without the rest of F."""
 
 from refgrad._ops import activation_functions

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4419
+# --- book/chapters/16q_functional.md:4452
 """The functions of torch.nn.functional that refuse arguments that are not tensors."""
 
 from refgrad._ops.activation_functions import (

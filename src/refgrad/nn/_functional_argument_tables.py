@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3986
+# --- book/chapters/16q_functional.md:4013
 """The tables of torch.nn.functional's argument checks: what each operator's parser reads,
 and what torch's Python reads first."""
 
@@ -48,7 +48,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:4036
+# --- book/chapters/16q_functional.md:4063
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -66,7 +66,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:4066
+# --- book/chapters/16q_functional.md:4093
 _MARGIN = (("margin:float", 3, 4),)
 _SHAPE = ("normalized_shape:tuple of ints", 1, 2)  # read before the weight
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4123
+# --- book/chapters/16q_functional.md:4150
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -10,6 +10,7 @@ import functools
 from refgrad._signatures import Parameter, fits_parameter, type_name
 from refgrad._tensor import Tensor
 from refgrad._text_arguments import as_text
+from refgrad.autograd._state import batch_levels
 from refgrad.nn._functional_argument_tables import COMPARED, NUMBERS, PARSED, READ
 
 
@@ -38,7 +39,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4164
+# --- book/chapters/16q_functional.md:4192
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -62,6 +63,11 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
                      else f"not {type_name(value)}")
             raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, {wrong}")
         if p.kind != "Tensor" and isinstance(value, Tensor | bytes):  # a 0-d tensor, read as
+            if batch_levels:  # compared, or read as a number: NOTE [Flags read under vmap]
+                from refgrad._functorch._flag_reads import refuse_number
+                from refgrad._functorch._read_layers import refuse_truth
+
+                (refuse_truth if compared else refuse_number)(value)
             value = as_text(value) if type(value) is bytes else (  # its number; bytes as text
                 int(value.item()) if p.kind == "int" else value.item())
             if positional:
@@ -71,7 +77,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4205
+# --- book/chapters/16q_functional.md:4238
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4367
+# --- book/chapters/16q_functional.md:4400
 """A refusal of F's wrapper renamed for the in-place operator: NOTE [In place, by name]."""
 
 IN_PLACE = {"elu", "celu", "leaky_relu", "threshold", "rrelu"}

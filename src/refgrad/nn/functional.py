@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4559
+# --- book/chapters/16q_functional.md:4592
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*

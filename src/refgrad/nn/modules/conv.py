@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2180
+# --- book/chapters/16u_convolution_and_pooling.md:2186
 """Conv1d, Conv2d and Conv3d: modules that own a convolution's weight and bias."""
 
 import math
@@ -56,7 +56,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
 # store whatever order refgrad's own compiled file happened to get.)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2244
+# --- book/chapters/16u_convolution_and_pooling.md:2250
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -82,7 +82,7 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2273
+# --- book/chapters/16u_convolution_and_pooling.md:2279
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
     _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
@@ -137,7 +137,7 @@ class _ConvNd(Module):
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2329
+# --- book/chapters/16u_convolution_and_pooling.md:2335
 class Conv1d(_ConvNd):
     n = 1
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2347
+# --- book/chapters/16u_convolution_and_pooling.md:2353
 """The max, average and adaptive pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -44,7 +44,7 @@ class MaxPool3d(_MaxPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2395
+# --- book/chapters/16u_convolution_and_pooling.md:2401
 class _AvgPoolNd(Module):
     n = 0
 
@@ -98,7 +98,7 @@ class AvgPool3d(_AvgPoolNd):
         self._set(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2454
+# --- book/chapters/16u_convolution_and_pooling.md:2460
 class _AdaptivePool(Module):
     name = ""
 
